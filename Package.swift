@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// TrackSnap: recorded GPS tracks in, map snapshots (PNG) out.
+// One target per stage of the pipeline; edges run one way (see README "Architecture").
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "TrackSnap",
+    products: [
+        /// The pipeline as a library a server can call: track bytes + options → PNG bytes + render info.
+        .library(name: "TrackSnap", targets: ["SnapshotRendering"]),
+        .executable(name: "tracksnap", targets: ["tracksnap"]),
+    ],
+    targets: [
+        .target(name: "TrackModel", swiftSettings: strict),
+        .target(name: "TrackFormats", dependencies: ["TrackModel"], swiftSettings: strict),
+        .target(name: "TrackCleaning", dependencies: ["TrackModel"], swiftSettings: strict),
+        .target(name: "MapGeometry", dependencies: ["TrackModel"], swiftSettings: strict),
+        .target(name: "Raster", dependencies: ["MapGeometry"], swiftSettings: strict),
+        .systemLibrary(
+            name: "SystemLibPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .target(name: "CLibPNG", dependencies: ["SystemLibPNG"]),
+        .target(name: "PNGEncoding", dependencies: ["Raster", "CLibPNG"], swiftSettings: strict),
+        .target(
+            name: "SnapshotRendering",
+            dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding"],
+            swiftSettings: strict),
+        .target(name: "FileStore", swiftSettings: strict),
+        .target(name: "TrackSynthesis", dependencies: ["TrackModel"], swiftSettings: strict),
+        .executableTarget(name: "tracksnap", dependencies: ["SnapshotRendering", "FileStore"], swiftSettings: strict),
+        // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
+        .executableTarget(
+            name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackSynthesis", "FileStore"], swiftSettings: strict),
+
+        .testTarget(name: "TrackFormatsTests", dependencies: ["TrackFormats"], swiftSettings: strict),
+        .testTarget(name: "TrackCleaningTests", dependencies: ["TrackCleaning"], swiftSettings: strict),
+        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: strict),
+        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"], swiftSettings: strict),
+        .testTarget(name: "FileStoreTests", dependencies: ["FileStore"], swiftSettings: strict),
+        .testTarget(
+            name: "SnapshotRenderingTests", dependencies: ["SnapshotRendering", "TrackSynthesis"],
+            swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,158 @@
+// setjmp/longjmp stays inside this file: every libpng entry point below runs under its own
+// setjmp, and the error callback jumps back here with the message copied out.
+#include "tsnap_png.h"
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+typedef struct {
+    jmp_buf jump;
+    char *message;
+    size_t message_capacity;
+    tsnap_png_buffer *out;
+} tsnap_context;
+
+static void copy_message(char *dst, size_t capacity, const char *src) {
+    if (dst == NULL || capacity == 0) return;
+    if (src == NULL) src = "unknown libpng error";
+    strncpy(dst, src, capacity - 1);
+    dst[capacity - 1] = '\0';
+}
+
+static void on_error(png_structp png, png_const_charp text) {
+    tsnap_context *ctx = (tsnap_context *)png_get_error_ptr(png);
+    copy_message(ctx->message, ctx->message_capacity, text);
+    longjmp(ctx->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+    // Deliberately silent: libpng warnings are advisory and must not spill on stderr.
+    (void)png; (void)text;
+}
+
+static void on_write(png_structp png, png_bytep data, png_size_t length) {
+    tsnap_context *ctx = (tsnap_context *)png_get_io_ptr(png);
+    tsnap_png_buffer *out = ctx->out;
+    if (out->count + length > out->capacity) {
+        size_t capacity = out->capacity ? out->capacity : 64 * 1024;
+        while (capacity < out->count + length) capacity *= 2;
+        uint8_t *grown = (uint8_t *)realloc(out->bytes, capacity);
+        if (grown == NULL) {
+            out->failed_allocation = 1;
+            png_error(png, "out of memory growing the PNG output buffer");
+        }
+        out->bytes = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->bytes + out->count, data, length);
+    out->count += length;
+}
+
+static void on_flush(png_structp png) { (void)png; }
+
+int tsnap_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_stride,
+                     const tsnap_png_settings *settings, tsnap_png_buffer *out,
+                     char *message, size_t message_capacity) {
+    if (message && message_capacity) message[0] = '\0';
+    if (pixels == NULL || settings == NULL || out == NULL || width == 0 || height == 0) {
+        copy_message(message, message_capacity, "invalid arguments to the PNG encoder");
+        return 1;
+    }
+    // volatile: these are read after a longjmp back into this frame.
+    tsnap_context ctx;
+    ctx.message = message;
+    ctx.message_capacity = message_capacity;
+    ctx.out = out;
+    png_structp volatile png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    if (png == NULL) {
+        copy_message(message, message_capacity, "png_create_write_struct failed");
+        return 1;
+    }
+    png_infop volatile info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct((png_structpp)&png, NULL);
+        copy_message(message, message_capacity, "png_create_info_struct failed");
+        return 1;
+    }
+    if (setjmp(ctx.jump)) {
+        png_destroy_write_struct((png_structpp)&png, (png_infopp)&info);
+        return 1;
+    }
+    png_set_write_fn(png, &ctx, on_write, on_flush);
+    png_set_compression_level(png, settings->compression_level);
+    png_set_compression_strategy(png, settings->compression_strategy);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, settings->filter_flags);
+
+    int color_type = PNG_COLOR_TYPE_RGB_ALPHA;
+    if (settings->layout == TSNAP_PNG_RGBX_AS_RGB) color_type = PNG_COLOR_TYPE_RGB;
+    if (settings->layout == TSNAP_PNG_PALETTE) color_type = PNG_COLOR_TYPE_PALETTE;
+    png_set_IHDR(png, info, width, height, 8, color_type, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    if (settings->layout == TSNAP_PNG_PALETTE) {
+        if (settings->palette_rgb == NULL || settings->palette_count < 1 || settings->palette_count > 256) {
+            png_error(png, "palette layout needs 1...256 palette entries");
+        }
+        png_color palette[256];
+        for (int i = 0; i < settings->palette_count; i++) {
+            palette[i].red = settings->palette_rgb[3 * i];
+            palette[i].green = settings->palette_rgb[3 * i + 1];
+            palette[i].blue = settings->palette_rgb[3 * i + 2];
+        }
+        png_set_PLTE(png, info, palette, settings->palette_count);
+    }
+    png_write_info(png, info);
+    if (settings->layout == TSNAP_PNG_RGBX_AS_RGB) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    for (uint32_t y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)(pixels + (size_t)y * row_stride));
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct((png_structpp)&png, (png_infopp)&info);
+    return 0;
+}
+
+void tsnap_png_buffer_free(tsnap_png_buffer *buffer) {
+    if (buffer == NULL) return;
+    free(buffer->bytes);
+    buffer->bytes = NULL;
+    buffer->count = 0;
+    buffer->capacity = 0;
+}
+
+int tsnap_png_decode_rgba(const uint8_t *png, size_t count, uint32_t *width, uint32_t *height,
+                          uint8_t **rgba, char *message, size_t message_capacity) {
+    if (message && message_capacity) message[0] = '\0';
+    *rgba = NULL;
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    // The simplified API catches libpng errors itself (no setjmp needed here).
+    if (!png_image_begin_read_from_memory(&image, png, count)) {
+        copy_message(message, message_capacity, image.message);
+        png_image_free(&image);
+        return 1;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    size_t size = PNG_IMAGE_SIZE(image);
+    uint8_t *buffer = (uint8_t *)malloc(size);
+    if (buffer == NULL) {
+        png_image_free(&image);
+        copy_message(message, message_capacity, "out of memory decoding PNG");
+        return 1;
+    }
+    if (!png_image_finish_read(&image, NULL, buffer, 0, NULL)) {
+        copy_message(message, message_capacity, image.message);
+        free(buffer);
+        png_image_free(&image);
+        return 1;
+    }
+    *width = image.width;
+    *height = image.height;
+    *rgba = buffer;
+    return 0;
+}
+
+void tsnap_png_free_pixels(uint8_t *rgba) { free(rgba); }
+
+const char *tsnap_png_libpng_version(void) { return PNG_LIBPNG_VER_STRING; }

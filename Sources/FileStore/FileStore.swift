@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every libc file call TrackSnap makes, in one place (after swift-system's `Syscalls.swift`):
+/// each checks its result and turns a failure into a `FileError`.
+public enum FileStore {
+    /// Reads a whole regular file. Refuses files larger than `maximumBytes` before reading them.
+    public static func readFile(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("open", path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError("stat", path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError("read", path, code: EISDIR) }
+        let size = Int(info.st_size)
+        guard size <= maximumBytes else { throw FileError("read", path, code: EFBIG) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        let failure: Int32? = bytes.withUnsafeMutableBytes { buffer in
+            while filled < size {
+                let count = read(descriptor, buffer.baseAddress! + filled, size - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if count == 0 { break }  // the file shrank while being read
+                filled += count
+            }
+            return nil
+        }
+        if let failure { throw FileError("read", path, code: failure) }
+        if filled < size { bytes.removeLast(size - filled) }
+        return bytes
+    }
+
+    /// Publishes `bytes` at `path` atomically: a reader sees either the old file or the whole new
+    /// one, never a part. Writes a dot-prefixed temporary in the same directory (same file system,
+    /// `O_EXCL`), checks every write, fsyncs, renames over `path`, then fsyncs the directory.
+    /// On any failure the temporary is removed and the previous file is left untouched.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileError) {
+        let (directory, name) = split(path)
+        let temporary = directory + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else { throw FileError("create", temporary) }
+        let failure: FileError? = {
+            let writeFailure: Int32? = bytes.withUnsafeBytes { buffer in
+                var written = 0
+                while written < buffer.count {
+                    let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    written += count
+                }
+                return nil
+            }
+            if let writeFailure {
+                close(descriptor)
+                return FileError("write", temporary, code: writeFailure)
+            }
+            if fsync(descriptor) != 0 {
+                let failure = FileError("fsync", temporary)
+                close(descriptor)
+                return failure
+            }
+            // close can report a deferred write error (NFS): check it too.
+            if close(descriptor) != 0 { return FileError("close", temporary) }
+            if rename(temporary, path) != 0 { return FileError("rename", path) }
+            return nil
+        }()
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        try syncDirectory(directory)
+    }
+
+    /// fsyncs a directory so a rename in it survives a crash.
+    public static func syncDirectory(_ directory: String) throws(FileError) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("open", directory) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw FileError("fsync", directory) }
+    }
+
+    /// Creates a directory and its parents; an existing directory is fine.
+    public static func createDirectories(_ path: String) throws(FileError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0, errno != EEXIST { throw FileError("create directory", current) }
+        }
+    }
+
+    /// The directory and file name of a path ("." when there is no directory).
+    public static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}

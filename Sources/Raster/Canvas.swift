@@ -1,0 +1,31 @@
+/// An RGBA8 image in memory, rows top to bottom, 4 bytes per pixel in R, G, B, A order.
+///
+/// Alpha convention: straight (not premultiplied). Every layer TrackSnap draws is composited onto
+/// an opaque background, so the canvas stays opaque and the PNG encoder may drop alpha.
+public struct Canvas: Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width * height * 4` bytes.
+    public var pixels: [UInt8]
+
+    /// Bytes per row.
+    public var rowStride: Int { width * 4 }
+
+    /// A canvas filled with `color`.
+    public init(width: Int, height: Int, fill color: RGBAColor) {
+        precondition(width > 0 && height > 0, "canvas size must be positive")
+        self.width = width
+        self.height = height
+        let pattern = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | UInt32(color.alpha) << 24
+        let words = [UInt32](repeating: pattern.littleEndian, count: width * height)
+        pixels = words.withUnsafeBytes { Array($0) }
+    }
+
+    /// The colour at a pixel.
+    public func color(x: Int, y: Int) -> RGBAColor {
+        let index = (y * width + x) * 4
+        return RGBAColor(red: pixels[index], green: pixels[index + 1], blue: pixels[index + 2], alpha: pixels[index + 3])
+    }
+}

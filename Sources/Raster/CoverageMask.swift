@@ -1,0 +1,39 @@
+/// How much of each pixel a shape covers, 0 (none) ... 255 (all), plus the rectangle that has been
+/// touched so compositing can skip the rest. Shapes are combined by maximum, which makes a mask
+/// the *union* of its shapes: overlaps never count twice.
+public struct CoverageMask: Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Row-major coverage values.
+    public var values: [UInt8]
+    /// Touched rectangle, inclusive; empty when `minX > maxX`.
+    public var minX: Int, minY: Int, maxX: Int, maxY: Int
+
+    /// An empty mask.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        values = [UInt8](repeating: 0, count: width * height)
+        minX = width
+        minY = height
+        maxX = -1
+        maxY = -1
+    }
+
+    /// Whether nothing has been drawn.
+    public var isEmpty: Bool { minX > maxX }
+
+    /// Coverage at a pixel as a fraction 0...1.
+    public func coverage(x: Int, y: Int) -> Double { Double(values[y * width + x]) / 255 }
+
+    /// Grows the touched rectangle.
+    @inlinable
+    public mutating func touch(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        self.minX = Swift.min(self.minX, minX)
+        self.minY = Swift.min(self.minY, minY)
+        self.maxX = Swift.max(self.maxX, maxX)
+        self.maxY = Swift.max(self.maxY, maxY)
+    }
+}

@@ -1,0 +1,125 @@
+import MapGeometry
+
+/// How the background grid looks.
+public struct GridStyle: Sendable, Equatable, Codable {
+    /// The map-paper colour under everything. Default: #F2EFE9.
+    public var paper = RGBAColor(red: 0xF2, green: 0xEF, blue: 0xE9)
+    /// Minor grid lines. Default: #8C7F6A at 12% opacity.
+    public var minorLine = RGBAColor(red: 0x8C, green: 0x7F, blue: 0x6A, alpha: 31)
+    /// Major grid lines. Default: #8C7F6A at 28% opacity.
+    public var majorLine = RGBAColor(red: 0x8C, green: 0x7F, blue: 0x6A, alpha: 71)
+    /// Line width in points (times the scale for pixels). Default: 1.
+    public var lineWidthPoints = 1.0
+    /// The smallest distance between minor lines, in points. Default: 24.
+    public var minimumMinorSpacingPoints = 24.0
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// The spacing of the grid in ground metres: minor lines at 1, 2 or 5 × 10ⁿ m, major lines at
+/// the next multiple of ten or five.
+public struct GridSpacing: Sendable, Equatable {
+    /// Ground metres between minor lines.
+    public var minorMeters: Double
+    /// Ground metres between major lines (a multiple of `minorMeters`).
+    public var majorMeters: Double
+
+    /// The smallest round spacing at least `minimumMeters` apart.
+    public init(minimumMeters: Double) {
+        var decade = 1.0
+        while decade * 10 <= minimumMeters { decade *= 10 }
+        while decade > minimumMeters { decade /= 10 }
+        let steps: [Double] = [1, 2, 5, 10]
+        let step = steps.first { $0 * decade >= minimumMeters } ?? 10
+        minorMeters = step * decade
+        // 1 → 5, 2 → 10, 5 → 10: majors stay on round numbers.
+        majorMeters = minorMeters * (step == 5 ? 2 : 5)
+    }
+}
+
+/// Paints the paper colour and the anti-aliased grid for a viewport.
+public enum GridPainter {
+    /// Fills `canvas` with the background for `viewport`. `latitudeDegrees` (the view's centre)
+    /// converts ground metres to Mercator metres; `scale` is device pixels per point.
+    /// Returns the spacing used.
+    @discardableResult
+    public static func paint(_ canvas: inout Canvas, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double) -> GridSpacing {
+        let width = canvas.width, height = canvas.height
+        let mercatorPerGround = WebMercator.scaleFactor(atLatitudeDegrees: latitudeDegrees)
+        let pixelsPerMercator = 1 / viewport.metersPerPixel
+        let groundPerPixel = viewport.metersPerPixel / mercatorPerGround
+        let spacing = GridSpacing(minimumMeters: style.minimumMinorSpacingPoints * scale * groundPerPixel)
+        let lineWidth = style.lineWidthPoints * scale
+        let minorStep = spacing.minorMeters * mercatorPerGround
+        let ratio = Int((spacing.majorMeters / spacing.minorMeters).rounded())
+        let rect = viewport.mapRect
+        let columns = linesProfile(
+            count: width, lowMercator: rect.minX, highMercator: rect.maxX, step: minorStep, majorEvery: ratio,
+            lineWidth: lineWidth, pixel: { ($0 - rect.minX) * pixelsPerMercator })
+        let rows = linesProfile(
+            count: height, lowMercator: rect.minY, highMercator: rect.maxY, step: minorStep, majorEvery: ratio,
+            lineWidth: lineWidth, pixel: { (rect.maxY - $0) * pixelsPerMercator })
+        let paper = style.paper, minorLine = style.minorLine, majorLine = style.majorLine
+        func blend(_ base: Float, _ line: UInt8, _ weight: Float) -> Float { base + (Float(line) - base) * weight }
+        func shade(_ minor: Float, _ major: Float) -> (UInt8, UInt8, UInt8) {
+            let minorWeight = Float(minorLine.alpha) / 255 * minor
+            let majorWeight = Float(majorLine.alpha) / 255 * major
+            let r = blend(blend(Float(paper.red), minorLine.red, minorWeight), majorLine.red, majorWeight)
+            let g = blend(blend(Float(paper.green), minorLine.green, minorWeight), majorLine.green, majorWeight)
+            let b = blend(blend(Float(paper.blue), minorLine.blue, minorWeight), majorLine.blue, majorWeight)
+            return (UInt8(r.rounded()), UInt8(g.rounded()), UInt8(b.rounded()))
+        }
+        // Most rows only cross vertical lines: compute that row once and copy it.
+        var template = [UInt8](repeating: 255, count: width * 4)
+        for x in 0..<width {
+            let (r, g, b) = shade(columns.minor[x], columns.major[x])
+            template[x * 4] = r
+            template[x * 4 + 1] = g
+            template[x * 4 + 2] = b
+        }
+        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+            for y in 0..<height {
+                let rowBase = y * width * 4
+                if rows.minor[y] == 0, rows.major[y] == 0 {
+                    template.withUnsafeBufferPointer { source in
+                        (pixels.baseAddress! + rowBase).update(from: source.baseAddress!, count: width * 4)
+                    }
+                    continue
+                }
+                for x in 0..<width {
+                    let (r, g, b) = shade(max(columns.minor[x], rows.minor[y]), max(columns.major[x], rows.major[y]))
+                    pixels[rowBase + x * 4] = r
+                    pixels[rowBase + x * 4 + 1] = g
+                    pixels[rowBase + x * 4 + 2] = b
+                    pixels[rowBase + x * 4 + 3] = 255
+                }
+            }
+        }
+        return spacing
+    }
+
+    /// Coverage of minor and major lines across one axis: lines sit at multiples of `step` Mercator
+    /// metres, every `majorEvery`-th one major; `pixel` maps a Mercator coordinate to this axis.
+    private static func linesProfile(
+        count: Int, lowMercator: Double, highMercator: Double, step: Double, majorEvery: Int,
+        lineWidth: Double, pixel: (Double) -> Double
+    ) -> (minor: [Float], major: [Float]) {
+        var minor = [Float](repeating: 0, count: count), major = [Float](repeating: 0, count: count)
+        let reach = lineWidth / 2 + 0.5
+        let first = Int((lowMercator / step).rounded(.down)) - 1
+        let last = Int((highMercator / step).rounded(.up)) + 1
+        for k in first...last {
+            let position = pixel(Double(k) * step)
+            let lo = max(0, Int((position - reach - 0.5).rounded(.down)))
+            let hi = min(count - 1, Int((position + reach - 0.5).rounded(.up)))
+            if lo > hi { continue }
+            let isMajor = k % majorEvery == 0
+            for index in lo...hi {
+                let coverage = Float(min(1, max(0, reach - abs(Double(index) + 0.5 - position))))
+                if isMajor { major[index] = max(major[index], coverage) } else { minor[index] = max(minor[index], coverage) }
+            }
+        }
+        return (minor, major)
+    }
+}

@@ -1,0 +1,78 @@
+import TrackCleaning
+import TrackModel
+
+/// What a render did, for `--info`, the listing and tests. Field names are the JSON keys.
+public struct RenderInfo: Sendable, Equatable, Codable {
+    /// Format read, e.g. "gpx".
+    public var format: String
+    /// The track's name from the file, if any.
+    public var name: String?
+    /// Fixes read from the file.
+    public var fixes: Int
+    /// Fixes left after cleaning.
+    public var fixesKept: Int
+    /// Fixes dropped by cleaning, by reason.
+    public var dropped: CleaningReport
+    /// Segments drawn (each a separate polyline; gaps are not drawn).
+    public var segments: Int
+    /// Vertices of the simplified polylines that were stroked.
+    public var verticesDrawn: Int
+    /// Distance over the cleaned fixes in metres.
+    public var distanceM: Double
+    /// First-to-last fix time in seconds, when the track has times.
+    public var durationS: Double?
+    /// Total climb in metres, when the track has elevations.
+    public var elevationGainM: Double?
+    /// First fix time, seconds since the Unix epoch.
+    public var startTime: Double?
+    /// Image width in pixels.
+    public var width: Int
+    /// Image height in pixels.
+    public var height: Int
+    /// Device pixels per point.
+    public var scale: Double
+    /// The route's stroke width in pixels.
+    public var strokeWidthPx: Double
+    /// The exact map rectangle the image shows, `[minX, minY, maxX, maxY]` in EPSG:3857 metres;
+    /// pixel (px, py) shows x = minX + px·(maxX−minX)/width, y = maxY − py·(maxY−minY)/height.
+    /// minX/maxX may exceed ±20,037,508.34 m for a track drawn across the antimeridian.
+    public var viewportEpsg3857: [Double]
+
+    enum CodingKeys: String, CodingKey {
+        case format, name, fixes, dropped, segments, width, height, scale
+        case fixesKept = "fixes_kept"
+        case verticesDrawn = "vertices_drawn"
+        case distanceM = "distance_m"
+        case durationS = "duration_s"
+        case elevationGainM = "elevation_gain_m"
+        case startTime = "start_time"
+        case strokeWidthPx = "stroke_width_px"
+        case viewportEpsg3857 = "viewport_epsg3857"
+    }
+}
+
+/// Seconds spent in each stage of one render; the caller fills `read` and `write`.
+public struct StageTimings: Sendable, Equatable {
+    /// Reading the file (filled by the caller).
+    public var read = 0.0
+    /// Sniffing and decoding the format.
+    public var parse = 0.0
+    /// Dropping bad fixes and computing stats.
+    public var clean = 0.0
+    /// Projecting and fitting the viewport.
+    public var fit = 0.0
+    /// Projecting to pixels and Douglas-Peucker.
+    public var simplify = 0.0
+    /// Background, strokes, markers.
+    public var raster = 0.0
+    /// PNG encoding.
+    public var encode = 0.0
+    /// Publishing the file (filled by the caller).
+    public var write = 0.0
+
+    /// Creates zero timings.
+    public init() {}
+
+    /// The sum of all stages.
+    public var total: Double { read + parse + clean + fit + simplify + raster + encode + write }
+}

@@ -1,0 +1,111 @@
+import MapGeometry
+import PNGEncoding
+import Raster
+import TrackCleaning
+import TrackFormats
+import TrackModel
+
+/// A finished render: the PNG, what was drawn, and where the time went.
+public struct RenderedSnapshot: Sendable {
+    /// The PNG file's bytes (deterministic: same input and options, same bytes).
+    public var png: [UInt8]
+    /// What was drawn.
+    public var info: RenderInfo
+    /// Seconds per stage (`read` and `write` are left for the caller).
+    public var timings: StageTimings
+}
+
+/// The TrackSnap pipeline as a library call: track bytes and options in, PNG bytes and render info
+/// out. Pure apart from the clock: no files, no globals, safe to call from many threads at once.
+///
+/// ```swift
+/// let snapshot = try SnapshotRenderer.render(trackBytes: bytes, fileName: "run.gpx", options: RenderOptions())
+/// try write(snapshot.png)
+/// ```
+public enum SnapshotRenderer {
+    /// Decodes, cleans, fits, simplifies, rasterizes and encodes one track.
+    public static func render(
+        trackBytes: UnsafeBufferPointer<UInt8>, fileName: String? = nil, options: RenderOptions = RenderOptions()
+    ) throws(SnapshotError) -> RenderedSnapshot {
+        if let problem = options.validationProblem() { throw .invalidOptions(problem) }
+        var clock = StageClock()
+        let track: Track
+        do {
+            track = try TrackDecoder.decode(trackBytes, fileName: fileName, limits: options.limits)
+        } catch {
+            throw .decoding(error)
+        }
+        let parse = clock.lap()
+        var snapshot = try render(track: track, options: options)
+        snapshot.timings.parse = parse
+        return snapshot
+    }
+
+    /// The same, from an array of bytes.
+    public static func render(
+        trackBytes: [UInt8], fileName: String? = nil, options: RenderOptions = RenderOptions()
+    ) throws(SnapshotError) -> RenderedSnapshot {
+        try trackBytes.withUnsafeBufferPointer { buffer throws(SnapshotError) in
+            try render(trackBytes: buffer, fileName: fileName, options: options)
+        }
+    }
+
+    /// Renders an already decoded track (cleaning included).
+    public static func render(track: Track, options: RenderOptions = RenderOptions()) throws(SnapshotError) -> RenderedSnapshot {
+        if let problem = options.validationProblem() { throw .invalidOptions(problem) }
+        var timings = StageTimings()
+        var clock = StageClock()
+        let fixesRead = track.fixCount
+        let (cleaned, report) = TrackCleaner.clean(track, options: options.cleaning)
+        guard cleaned.fixCount > 0 else {
+            throw .noValidFixes(
+                format: track.format, fixesRead: fixesRead, invalid: report.invalid, duplicates: report.duplicates,
+                spikes: report.spikes)
+        }
+        let stats = TrackStatistics.stats(of: cleaned, options: options.cleaning)
+        timings.clean = clock.lap()
+
+        let projection = ProjectedTrack(cleaned)
+        let frame = FramePlan(projection: projection, options: options)
+        timings.fit = clock.lap()
+
+        let polylines = projection.segments.map { segment in
+            DouglasPeucker.simplify(segment.map(frame.viewport.pixel), tolerancePixels: options.simplificationTolerancePixels)
+        }
+        timings.simplify = clock.lap()
+
+        let canvas = SnapshotPainter.paint(polylines: polylines, frame: frame, options: options)
+        timings.raster = clock.lap()
+
+        let png: [UInt8]
+        do {
+            png = try PNGEncoder.encode(canvas, settings: options.png)
+        } catch {
+            throw .encoding(error)
+        }
+        timings.encode = clock.lap()
+
+        let rect = frame.viewport.mapRect
+        let info = RenderInfo(
+            format: track.format.rawValue, name: track.name, fixes: fixesRead, fixesKept: cleaned.fixCount,
+            dropped: report, segments: polylines.count, verticesDrawn: polylines.reduce(0) { $0 + $1.count },
+            distanceM: stats.distanceMeters, durationS: stats.durationSeconds, elevationGainM: stats.elevationGainMeters,
+            startTime: stats.startTimeSeconds, width: canvas.width, height: canvas.height, scale: options.scale,
+            strokeWidthPx: frame.strokeWidthPixels, viewportEpsg3857: [rect.minX, rect.minY, rect.maxX, rect.maxY])
+        return RenderedSnapshot(png: png, info: info, timings: timings)
+    }
+}
+
+/// Measures consecutive stages with the monotonic clock.
+struct StageClock {
+    private var last = ContinuousClock.now
+
+    /// Seconds since the previous lap (or creation).
+    mutating func lap() -> Double {
+        let now = ContinuousClock.now
+        let elapsed = now - last
+        last = now
+        let (seconds, attoseconds) = elapsed.components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}

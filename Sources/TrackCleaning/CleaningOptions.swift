@@ -1,0 +1,38 @@
+/// How bad fixes are recognised. Plain values with their defaults in one place.
+public struct CleaningOptions: Sendable, Equatable, Codable {
+    /// A step is a teleport when its implied speed exceeds this multiple of the track's 90th
+    /// percentile step speed. Default: 8.
+    public var spikeSpeedFactor: Double = 8
+    /// …and also exceeds this speed, so a slow walk's GPS jitter is never called a teleport.
+    /// Default: 30 m/s (108 km/h).
+    public var minimumSpikeSpeedMetersPerSecond: Double = 30
+    /// For fixes without times: a step is a teleport when it exceeds this multiple of the 90th
+    /// percentile step length… Default: 20.
+    public var spikeDistanceFactor: Double = 20
+    /// …and this length. Default: 500 m.
+    public var minimumSpikeDistanceMeters: Double = 500
+    /// Elevation changes smaller than this are treated as noise when summing the climb.
+    /// Default: 3 m (a typical GPS vertical jitter; barometric files would allow less).
+    public var elevationGainHysteresisMeters: Double = 3
+    /// Whether an exact (0°, 0°) fix is dropped as a receiver's "no position yet" placeholder.
+    /// Default: true (no real track records a fix exactly at Null Island).
+    public var dropNullIsland: Bool = true
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// What cleaning dropped, by reason.
+public struct CleaningReport: Sendable, Equatable, Codable {
+    /// Fixes with a non-finite or out-of-range coordinate (or at Null Island).
+    public var invalid = 0
+    /// Fixes identical to the fix before them (same position and time).
+    public var duplicates = 0
+    /// Fixes whose implied speed was far beyond the rest of the track.
+    public var spikes = 0
+    /// Every fix dropped.
+    public var total: Int { invalid + duplicates + spikes }
+
+    /// An empty report.
+    public init() {}
+}

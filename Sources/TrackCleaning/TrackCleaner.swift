@@ -1,0 +1,128 @@
+import TrackModel
+
+/// Drops fixes that would draw lies: invalid coordinates, exact repeats, and teleport spikes.
+/// Segments left empty are removed. Pure: a track in, a cleaned track and a report out.
+public enum TrackCleaner {
+    /// Cleans every segment of `track`.
+    public static func clean(_ track: Track, options: CleaningOptions = CleaningOptions()) -> (track: Track, report: CleaningReport) {
+        var report = CleaningReport()
+        var segments = track.segments.map { segment in
+            TrackSegment(fixes: dropInvalidAndRepeats(segment.fixes, options, &report))
+        }
+        let thresholds = SpikeThresholds(segments, options)
+        segments = segments.map { TrackSegment(fixes: dropSpikes($0.fixes, thresholds, &report)) }
+        var cleaned = track
+        cleaned.segments = segments.filter { !$0.fixes.isEmpty }
+        return (cleaned, report)
+    }
+
+    private static func dropInvalidAndRepeats(_ fixes: [Fix], _ options: CleaningOptions, _ report: inout CleaningReport) -> [Fix] {
+        var kept: [Fix] = []
+        kept.reserveCapacity(fixes.count)
+        for var fix in fixes {
+            let lat = fix.latitudeDegrees
+            let lon = fix.longitudeDegrees
+            guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180,
+                !(options.dropNullIsland && lat == 0 && lon == 0)
+            else {
+                report.invalid += 1
+                continue
+            }
+            // A corrupt elevation or time loses only that value, not the position.
+            if !fix.elevationMeters.isFinite || abs(fix.elevationMeters) > 20_000 { fix.elevationMeters = .nan }
+            if !fix.timeSeconds.isFinite { fix.timeSeconds = .nan }
+            if let last = kept.last, last == fix {
+                report.duplicates += 1
+                continue
+            }
+            kept.append(fix)
+        }
+        return kept
+    }
+
+    /// Removes single-fix excursions: a fix far from both neighbours while the neighbours are
+    /// close to each other (or, at a segment end, far from the one neighbour that is itself in line).
+    private static func dropSpikes(_ fixes: [Fix], _ thresholds: SpikeThresholds, _ report: inout CleaningReport) -> [Fix] {
+        guard fixes.count >= 3 else { return fixes }
+        var kept: [Fix] = []
+        kept.reserveCapacity(fixes.count)
+        let n = fixes.count
+        for i in 0..<n {
+            let fix = fixes[i]
+            let previous = kept.last
+            let next = i + 1 < n ? fixes[i + 1] : nil
+            var isSpike = false
+            if let previous, let next {
+                isSpike = thresholds.isJump(previous, fix) && thresholds.isJump(fix, next) && !thresholds.isJump(previous, next)
+            } else if previous == nil, let next, i + 2 < n {
+                isSpike = thresholds.isJump(fix, next) && !thresholds.isJump(next, fixes[i + 2])
+            } else if let previous, next == nil, kept.count >= 2 {
+                isSpike = thresholds.isJump(previous, fix) && !thresholds.isJump(kept[kept.count - 2], previous)
+            }
+            if isSpike {
+                report.spikes += 1
+            } else {
+                kept.append(fix)
+            }
+        }
+        return kept
+    }
+}
+
+/// The speed and distance above which a step between two fixes counts as a jump for one track.
+struct SpikeThresholds {
+    var speedMetersPerSecond: Double
+    var distanceMeters: Double
+
+    init(_ segments: [TrackSegment], _ options: CleaningOptions) {
+        var speeds: [Double] = []
+        var distances: [Double] = []
+        for segment in segments where segment.fixes.count >= 2 {
+            for k in 1..<segment.fixes.count {
+                let a = segment.fixes[k - 1], b = segment.fixes[k]
+                let distance = GreatCircle.distanceMeters(a, b)
+                distances.append(distance)
+                let dt = b.timeSeconds - a.timeSeconds
+                if dt > 0 { speeds.append(distance / dt) }
+            }
+        }
+        speedMetersPerSecond = max(options.minimumSpikeSpeedMetersPerSecond, options.spikeSpeedFactor * Self.percentile90(&speeds))
+        distanceMeters = max(options.minimumSpikeDistanceMeters, options.spikeDistanceFactor * Self.percentile90(&distances))
+    }
+
+    /// Whether going from `a` to `b` is faster (or, without times, longer) than the track allows.
+    func isJump(_ a: Fix, _ b: Fix) -> Bool {
+        let distance = GreatCircle.distanceMeters(a, b)
+        let dt = b.timeSeconds - a.timeSeconds
+        if dt > 0 { return distance / dt > speedMetersPerSecond }
+        return distance > distanceMeters
+    }
+
+    private static func percentile90(_ values: inout [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let index = min(values.count - 1, values.count * 9 / 10)
+        // Selection instead of a full sort: O(n) on average for a million steps.
+        return quickSelect(&values, index)
+    }
+
+    private static func quickSelect(_ values: inout [Double], _ k: Int) -> Double {
+        var lo = 0, hi = values.count - 1
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        while lo < hi {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let pivot = values[lo + Int((state >> 33) % UInt64(hi - lo + 1))]
+            var i = lo, j = hi
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return values[k] }
+        }
+        return values[k]
+    }
+}

@@ -1,0 +1,45 @@
+import TrackModel
+
+/// Distance, duration and climb of a cleaned track.
+public enum TrackStatistics {
+    /// Computes the stats of `track`, which should already be cleaned (see `TrackCleaner`).
+    /// Distance and climb are summed within segments only: a gap is not travelled.
+    public static func stats(of track: Track, options: CleaningOptions = CleaningOptions()) -> TrackStats {
+        var distance = 0.0
+        var gain = 0.0
+        var sawElevation = false
+        var firstTime = Double.nan, lastTime = Double.nan
+        for segment in track.segments {
+            let fixes = segment.fixes
+            var reference = Double.nan
+            for k in fixes.indices {
+                let fix = fixes[k]
+                if k > 0 { distance += GreatCircle.distanceMeters(fixes[k - 1], fix) }
+                if fix.hasTime {
+                    if firstTime.isNaN || fix.timeSeconds < firstTime { firstTime = fix.timeSeconds }
+                    if lastTime.isNaN || fix.timeSeconds > lastTime { lastTime = fix.timeSeconds }
+                }
+                if fix.hasElevation {
+                    sawElevation = true
+                    // Hysteresis: count a climb only once it exceeds the noise band, then move the
+                    // reference; descents move the reference down without counting.
+                    if reference.isNaN {
+                        reference = fix.elevationMeters
+                    } else if fix.elevationMeters - reference >= options.elevationGainHysteresisMeters {
+                        gain += fix.elevationMeters - reference
+                        reference = fix.elevationMeters
+                    } else if fix.elevationMeters < reference {
+                        reference = fix.elevationMeters
+                    }
+                }
+            }
+        }
+        let timed = !firstTime.isNaN
+        return TrackStats(
+            distanceMeters: distance,
+            durationSeconds: timed ? lastTime - firstTime : nil,
+            elevationGainMeters: sawElevation ? gain : nil,
+            startTimeSeconds: timed ? firstTime : nil,
+            endTimeSeconds: timed ? lastTime : nil)
+    }
+}

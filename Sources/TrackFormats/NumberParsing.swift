@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Number and time parsing straight from bytes. Parsing decimals is most of a track reader's
+/// time (strtod is ~2/3 of a byte scanner's cost), so the common case is done here exactly and
+/// everything unusual falls back to `strtod`, which is correct for every input.
+enum NumberParsing {
+    /// Powers of ten exactly representable as Double (10^0 ... 10^22).
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// Parses a decimal number in `bytes[start..<end]`, ignoring surrounding ASCII whitespace.
+    /// Accepts what `strtod` accepts for decimals (sign, digits, fraction, exponent, and
+    /// "nan"/"inf"); returns nil when the text is not one complete number.
+    static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var lo = start
+        var hi = end
+        while lo < hi, isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
+        if lo == hi { return nil }
+        var i = lo
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        } else if bytes[i] == UInt8(ascii: "+") {
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var sawDigit = false
+        while i < hi, bytes[i] &- 48 < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
+            digits += mantissa == 0 ? 0 : 1
+            sawDigit = true
+            i += 1
+        }
+        if i < hi, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < hi, bytes[i] &- 48 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 48)
+                digits += mantissa == 0 ? 0 : 1
+                exponent -= 1
+                sawDigit = true
+                i += 1
+            }
+        }
+        if i < hi, bytes[i] | 0x20 == UInt8(ascii: "e"), sawDigit {
+            var j = i + 1
+            var expNegative = false
+            if j < hi, bytes[j] == UInt8(ascii: "-") || bytes[j] == UInt8(ascii: "+") {
+                expNegative = bytes[j] == UInt8(ascii: "-")
+                j += 1
+            }
+            var explicit = 0
+            var sawExpDigit = false
+            while j < hi, bytes[j] &- 48 < 10 {
+                if explicit < 100_000 { explicit = explicit * 10 + Int(bytes[j] &- 48) }
+                sawExpDigit = true
+                j += 1
+            }
+            if !sawExpDigit { return slowParse(bytes, lo, hi) }
+            exponent += expNegative ? -explicit : explicit
+            i = j
+        }
+        guard sawDigit, i == hi else { return slowParse(bytes, lo, hi) }
+        // Clinger's fast path: an exact mantissa times an exact power of ten rounds once.
+        guard digits <= 15, mantissa < (1 << 53), exponent >= -22, exponent <= 22 else {
+            return slowParse(bytes, lo, hi)
+        }
+        var value = Double(mantissa)
+        value = exponent < 0 ? value / exactPowersOfTen[-exponent] : value * exactPowersOfTen[exponent]
+        return negative ? -value : value
+    }
+
+    /// `strtod` on a NUL-terminated copy; the whole text must be consumed.
+    private static func slowParse(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> Double? {
+        let length = hi - lo
+        if length > 512 { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> Double? in
+            for k in 0..<length { buffer[k] = CChar(bitPattern: bytes[lo + k]) }
+            buffer[length] = 0
+            var endPointer: UnsafeMutablePointer<CChar>?
+            let value = strtod(buffer.baseAddress!, &endPointer)
+            guard let endPointer, endPointer - buffer.baseAddress! == length else { return nil }
+            // strtod also takes hexadecimal floats, which no track format uses.
+            for k in 0..<length where buffer[k] == CChar(UInt8(ascii: "x")) || buffer[k] == CChar(UInt8(ascii: "X")) {
+                return nil
+            }
+            return value
+        }
+    }
+
+    /// ASCII whitespace: space, tab, CR, LF.
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Parses an ISO 8601 / xsd:dateTime such as `2024-05-01T07:30:00Z`,
+    /// `2024-05-01 07:30:00.250+02:00` or `2024-05-01T07:30:00` (read as UTC) into seconds since
+    /// the Unix epoch. Returns nil when the text is not such a time.
+    static func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var i = start
+        var hi = end
+        while i < hi, isSpace(bytes[i]) { i += 1 }
+        while hi > i, isSpace(bytes[hi - 1]) { hi -= 1 }
+        func number(_ width: Int) -> Int? {
+            guard i + width <= hi else { return nil }
+            var value = 0
+            for k in 0..<width {
+                let digit = bytes[i + k] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            i += width
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard i < hi, bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2),
+            expect(UInt8(ascii: "-")), let day = number(2), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        if i == hi { return seconds }
+        guard i < hi, bytes[i] == UInt8(ascii: "T") || bytes[i] == UInt8(ascii: " ") else { return nil }
+        i += 1
+        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), hour <= 24, minute < 60
+        else { return nil }
+        var second = 0.0
+        if expect(UInt8(ascii: ":")) {
+            guard let whole = number(2), whole <= 60 else { return nil }
+            second = Double(whole)
+            if i < hi, bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                var scale = 0.1
+                var sawDigit = false
+                while i < hi, bytes[i] &- 48 < 10 {
+                    second += Double(bytes[i] &- 48) * scale
+                    scale /= 10
+                    sawDigit = true
+                    i += 1
+                }
+                if !sawDigit { return nil }
+            }
+        }
+        seconds += Double(hour * 3600 + minute * 60) + second
+        if i == hi { return seconds }
+        if bytes[i] == UInt8(ascii: "Z") || bytes[i] == UInt8(ascii: "z") {
+            return i + 1 == hi ? seconds : nil
+        }
+        guard bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") else { return nil }
+        let sign = bytes[i] == UInt8(ascii: "-") ? -1.0 : 1.0
+        i += 1
+        guard let offsetHours = number(2) else { return nil }
+        _ = expect(UInt8(ascii: ":"))
+        let offsetMinutes = i < hi ? number(2) : 0
+        guard let offsetMinutes, i == hi, offsetHours <= 14, offsetMinutes < 60 else { return nil }
+        // A local time at +02:00 is two hours ahead of UTC: subtract the offset.
+        return seconds - sign * Double(offsetHours * 3600 + offsetMinutes * 60)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

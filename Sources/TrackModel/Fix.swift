@@ -1,0 +1,39 @@
+/// One recorded position of a GPS receiver, as a reader found it (nothing is validated here).
+///
+/// Missing values are `nil`-free on purpose: a track can hold millions of fixes, so elevation and
+/// time use NaN for "not recorded", which keeps a `Fix` at 32 bytes with no optional tags.
+public struct Fix: Sendable, Equatable {
+    /// Latitude in degrees, WGS 84; valid range −90...90.
+    public var latitudeDegrees: Double
+    /// Longitude in degrees, WGS 84; valid range −180...180.
+    public var longitudeDegrees: Double
+    /// Elevation above the ellipsoid or sea level in metres, as recorded; NaN when not recorded.
+    public var elevationMeters: Double
+    /// Time of the fix in seconds since 1970-01-01T00:00:00Z; NaN when not recorded.
+    public var timeSeconds: Double
+
+    /// Creates a fix; elevation and time default to "not recorded".
+    @inlinable
+    public init(
+        latitudeDegrees: Double, longitudeDegrees: Double,
+        elevationMeters: Double = .nan, timeSeconds: Double = .nan
+    ) {
+        self.latitudeDegrees = latitudeDegrees
+        self.longitudeDegrees = longitudeDegrees
+        self.elevationMeters = elevationMeters
+        self.timeSeconds = timeSeconds
+    }
+
+    /// Whether an elevation was recorded.
+    @inlinable public var hasElevation: Bool { !elevationMeters.isNaN }
+    /// Whether a time was recorded.
+    @inlinable public var hasTime: Bool { !timeSeconds.isNaN }
+
+    /// Field-wise equality that treats two NaNs (two missing values) as equal.
+    @inlinable
+    public static func == (a: Fix, b: Fix) -> Bool {
+        a.latitudeDegrees == b.latitudeDegrees && a.longitudeDegrees == b.longitudeDegrees
+            && (a.elevationMeters == b.elevationMeters || (a.elevationMeters.isNaN && b.elevationMeters.isNaN))
+            && (a.timeSeconds == b.timeSeconds || (a.timeSeconds.isNaN && b.timeSeconds.isNaN))
+    }
+}

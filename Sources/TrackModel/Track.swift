@@ -1,0 +1,35 @@
+/// A continuous run of fixes. Consecutive segments are separated by a recording gap that is
+/// never drawn (GPX `trkseg`, a paused TCX lap track, a FIT timer stop).
+public struct TrackSegment: Sendable, Equatable {
+    /// The fixes in recording order.
+    public var fixes: [Fix]
+
+    /// Creates a segment from fixes in recording order.
+    public init(fixes: [Fix]) { self.fixes = fixes }
+}
+
+/// The file formats TrackSnap can recognise. Reading support per format is listed by
+/// `TrackFormats.TrackDecoder`; recognising a format does not imply it can be read yet.
+public enum TrackFormat: String, Sendable, CaseIterable, Codable {
+    case gpx, csv, tcx, fit, kml, kmz, geojson, gzip
+}
+
+/// A recorded activity: its segments and what the file said about it.
+public struct Track: Sendable, Equatable {
+    /// The format the track was read from.
+    public var format: TrackFormat
+    /// The name recorded in the file (GPX `trk/name`, …), if any, with entities decoded.
+    public var name: String?
+    /// The segments in file order; a segment may be empty until cleaning drops it.
+    public var segments: [TrackSegment]
+
+    /// Creates a track.
+    public init(format: TrackFormat, name: String? = nil, segments: [TrackSegment]) {
+        self.format = format
+        self.name = name
+        self.segments = segments
+    }
+
+    /// The number of fixes over all segments.
+    public var fixCount: Int { segments.reduce(0) { $0 + $1.fixes.count } }
+}

@@ -1,0 +1,47 @@
+import FileStore
+import Foundation
+import SnapshotRendering
+
+/// The version printed by `--version` and written into render settings.
+enum TrackSnapVersion {
+    static let string = "0.1.0"
+}
+
+/// Every exit code `tracksnap` uses, and the one place that turns errors into them.
+enum ExitStatus: Int32 {
+    /// Everything asked for was done.
+    case success = 0
+    /// Something unexpected failed (a bug, or an error with no better class).
+    case unexpected = 1
+    /// The command line or configuration is wrong.
+    case usage = 2
+    /// The input file is not a readable track (EX_DATAERR).
+    case invalidInput = 65
+    /// A temporary condition (disk full, read-only file system); retrying later may succeed (EX_TEMPFAIL).
+    case temporary = 75
+
+    /// Prints one line for `error` on stderr and returns its exit status.
+    static func report(_ error: any Error) -> ExitStatus {
+        let (status, message): (ExitStatus, String) = {
+            switch error {
+            case let error as UsageError: return (.usage, "\(error.message)\nRun 'tracksnap --help' for usage.")
+            case let error as InputFileError: return (error.error.isInvalidInput ? .invalidInput : .unexpected, "\(error.path): \(error.error)")
+            case let error as FileError: return (error.isEnvironmental ? .temporary : (error.isNotFound ? .invalidInput : .unexpected), error.description)
+            default: return (.unexpected, "\(error)")
+            }
+        }()
+        FileHandle.standardError.write(Data("tracksnap: error: \(message)\n".utf8))
+        return status
+    }
+}
+
+/// A command line that cannot be run as written.
+struct UsageError: Error {
+    var message: String
+}
+
+/// A render failure tied to the input file it came from.
+struct InputFileError: Error {
+    var path: String
+    var error: SnapshotError
+}
