@@ -58,8 +58,9 @@ struct FramePlan {
         }
         var viewport = fitting.fit(projection.bounds, latitudeDegrees: projection.centerLatitudeDegrees)
         var sizes = widths(viewport)
-        // + 1 pixel for the anti-aliased fringe.
-        fitting.extraPaddingPixels = max(sizes.stroke / 2, sizes.casing / 2, sizes.marker) + 1
+        // + 1 point for the anti-aliased fringe. Everything here scales with `scale`, so @1x and @2x
+        // show exactly the same map rectangle (what `srcset` swapping needs).
+        fitting.extraPaddingPixels = max(sizes.stroke / 2, sizes.casing / 2, sizes.marker) + options.scale
         viewport = fitting.fit(projection.bounds, latitudeDegrees: projection.centerLatitudeDegrees)
         sizes = widths(viewport)
         self.viewport = viewport

@@ -135,7 +135,7 @@ enum NumberParsing {
         if i == hi { return seconds }
         guard i < hi, bytes[i] == UInt8(ascii: "T") || bytes[i] == UInt8(ascii: " ") else { return nil }
         i += 1
-        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), hour <= 24, minute < 60
+        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), hour < 24, minute < 60
         else { return nil }
         var second = 0.0
         if expect(UInt8(ascii: ":")) {

@@ -1,1 +1,26 @@
-print("placeholder")
+import FileStore
+import Foundation
+import TrackSynthesis
+
+// Developer tools (not part of the user-facing CLI):
+//   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
+//   tracksnap-dev bench [--work DIR] [--runs N]   the render benchmark (make bench)
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "samples":
+        guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev samples DIR") }
+        try FileStore.createDirectories(arguments[1])
+        for file in SampleCatalog.samples() {
+            try FileStore.writeAtomically(Array(file.contents.utf8), to: arguments[1] + "/" + file.name)
+            print("wrote \(arguments[1])/\(file.name)")
+        }
+    case "bench":
+        try Benchmark.run(Array(arguments.dropFirst()))
+    default:
+        throw DevToolError("usage: tracksnap-dev samples DIR | bench [--work DIR] [--runs N]")
+    }
+} catch {
+    FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,51 @@
+# TrackSnap. `make thumbnails` and `make test` are all a new user needs (see README.md).
+SHELL := /bin/bash
+SWIFT ?= swift
+ARCHIVE ?= Jobs/samples
+OUTPUT ?= Output
+RELEASE_BIN := .build/release
+TRACKSNAP := $(RELEASE_BIN)/tracksnap
+
+.PHONY: thumbnails test bench golden samples deps build release lint clean serve
+
+## Install the system packages the build needs (libpng-dev), or say exactly how.
+deps:
+	@bash scripts/ensure-deps.sh libpng-dev pkg-config
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product tracksnap
+
+## Render every track in $(ARCHIVE) at @1x and @2x into $(OUTPUT)/, plus a minimal index.html.
+thumbnails: release
+	@bash scripts/thumbnails.sh "$(TRACKSNAP)" "$(ARCHIVE)" "$(OUTPUT)"
+
+## Unit, reader, raster, PNG and end-to-end tests.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Per-stage medians and tracks/s for fixed generated tracks (release build), plus Mapnik on the same tracks.
+bench: deps
+	@bash scripts/ensure-deps.sh python3-mapnik || echo "bench: Mapnik is not installed; its column will be empty"
+	$(SWIFT) build -c release --product tracksnap-dev
+	$(RELEASE_BIN)/tracksnap-dev bench --work .bench
+
+## Regenerate the golden images on purpose (tests compare against them with a stated tolerance).
+golden: deps
+	TRACKSNAP_WRITE_GOLDEN=1 $(SWIFT) test --filter GoldenImageTests
+
+## Rewrite Jobs/samples/ from the generator (the files are committed; run after changing it).
+samples:
+	$(SWIFT) build --product tracksnap-dev
+	.build/debug/tracksnap-dev samples $(ARCHIVE)
+
+## Preview Output/ at http://127.0.0.1:8000/
+serve:
+	cd $(OUTPUT) && python3 -m http.server 8000 --bind 127.0.0.1
+
+clean:
+	rm -rf .build .bench
+	find $(OUTPUT) -mindepth 1 ! -name .gitkeep -delete

@@ -1,0 +1,1 @@
+enum Benchmark { static func run(_ arguments: [String]) throws {} }

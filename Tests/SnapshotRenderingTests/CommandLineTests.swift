@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Runs the built `tracksnap` binary (built by `swift build --build-tests`, as `make test` does).
+private func tracksnap(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = root.appendingPathComponent(".build/debug/tracksnap")
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+private func fixturePath(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures").appendingPathComponent(name).path
+}
+
+private let workDirectory: String = {
+    let path = NSTemporaryDirectory() + "tracksnap-cli-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}()
+
+@Suite struct CommandLineTests {
+    @Test func rendersWithInfoJSON() throws {
+        let output = workDirectory + "/basic.png"
+        let result = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", output, "--size", "300x200", "--scale", "2", "--info"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let info = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        for key in ["format", "fixes", "fixes_kept", "segments", "vertices_drawn", "distance_m", "duration_s", "width", "height", "stroke_width_px", "viewport_epsg3857"] {
+            #expect(info?[key] != nil, "missing \(key)")
+        }
+        #expect(info?["width"] as? Int == 600 && info?["height"] as? Int == 400)
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test(arguments: [
+        ("truncated.gpx", "GPX, line 3"),
+        ("csv-bad-number.csv", "CSV, line 3, column 5"),
+        ("binary-junk.bin", "unknown format, byte 0"),
+        ("empty.gpx", "the file is empty"),
+        ("nan-and-out-of-range.gpx", "GPX: no valid fixes"),
+    ])
+    func badInputExitsWithOneLineAndWritesNoImage(name: String, expected: String) throws {
+        let output = workDirectory + "/bad-\(name).png"
+        let result = try tracksnap(["render", fixturePath(name), "-o", output])
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(name) && result.stderr.contains(expected), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func missingInputFileIsNamed() throws {
+        let result = try tracksnap(["render", "/nonexistent/track.gpx", "-o", workDirectory + "/x.png"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "tracksnap: error: cannot open /nonexistent/track.gpx: No such file or directory\n")
+    }
+
+    @Test(arguments: [["render"], ["render", "a.gpx"], ["render", "a.gpx", "-o"], ["render", "a.gpx", "-o", "x.png", "--size", "big"], ["frobnicate"], ["render", "a.gpx", "-o", "x.png", "--scale", "9"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let result = try tracksnap(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("tracksnap --help"))
+    }
+
+    @Test func helpAndVersionTellTheTruth() throws {
+        let help = try tracksnap(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("tracksnap render INPUT -o OUTPUT.png"))
+        let renderHelp = try tracksnap(["render", "--help"])
+        for option in ["--size", "--scale", "--padding", "--info", "viewport_epsg3857"] {
+            #expect(renderHelp.stdout.contains(option))
+        }
+        let version = try tracksnap(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("tracksnap "))
+    }
+}

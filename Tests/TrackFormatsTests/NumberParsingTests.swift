@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import TrackFormats
+
+@Suite struct NumberParsingTests {
+    private func parse(_ text: String) -> Double? {
+        Array(text.utf8).withUnsafeBufferPointer { NumberParsing.parseDouble($0, 0, $0.count) }
+    }
+
+    @Test(arguments: ["0", "-0", "47.3769", "8.5417", "-179.9999999", "0.1", "123456789012345", "1e-7", "4.725E1",
+        "+8.5", " 12.5 ", "1234567890.1234567890123", "0.000000000000000000000000001", "1.7976931348623157e308",
+        "2.2250738585072014e-308", "9007199254740993", "5e-324", ".5", "5."])
+    func agreesWithTheStandardLibrary(text: String) {
+        let expected = Double(text.trimmingCharacters(in: .whitespaces))
+        #expect(parse(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: ["", "abc", "1.2.3", "1e", "--1", "0x1p3", "1,5", "12a"])
+    func rejectsNonNumbers(text: String) {
+        #expect(parse(text) == nil, "\(text)")
+    }
+
+    @Test func readsNaNAndInfinityForTheCleanerToDrop() {
+        #expect(parse("NaN")?.isNaN == true)
+        #expect(parse("-inf") == -.infinity)
+    }
+
+    @Test func randomDecimalsRoundTrip() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let value = Double.random(in: -180...180, using: &generator)
+            let text = String(format: "%.\(Int.random(in: 0...9, using: &generator))f", value)
+            #expect(parse(text) == Double(text), "\(text)")
+        }
+    }
+
+    @Test(arguments: [
+        ("1970-01-01T00:00:00Z", 0.0), ("2024-05-01T07:30:00Z", 1_714_548_600), ("2024-05-01 07:30:00.25", 1_714_548_600.25),
+        ("2024-05-01T09:30:00+02:00", 1_714_548_600), ("2024-05-01T02:30:00-0500", 1_714_548_600), ("2000-02-29", 951_782_400), ("2024-05-01T07:30", 1_714_548_600),
+    ])
+    func parsesISO8601(text: String, seconds: Double) {
+        let parsed = Array(text.utf8).withUnsafeBufferPointer { NumberParsing.parseISO8601($0, 0, $0.count) }
+        #expect(parsed == seconds, "\(text)")
+    }
+
+    @Test(arguments: ["yesterday", "2024-13-01T00:00:00Z", "2024-05-01T07:30:00Q", "2024-05-01T25:00:00Z", ""])
+    func rejectsBadTimes(text: String) {
+        let parsed = Array(text.utf8).withUnsafeBufferPointer { NumberParsing.parseISO8601($0, 0, $0.count) }
+        #expect(parsed == nil, "\(text)")
+    }
+}
