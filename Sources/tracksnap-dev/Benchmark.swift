@@ -1,1 +1,166 @@
-enum Benchmark { static func run(_ arguments: [String]) throws {} }
+import FileStore
+import Foundation
+import PNGEncoding
+import SnapshotRendering
+import TrackSynthesis
+
+/// `make bench`: per-stage medians for fixed generated tracks in this (release) process, peak memory
+/// of a one-track `tracksnap render` process, PNG settings against libpng's defaults, and Mapnik on
+/// the same files in the same run.
+enum Benchmark {
+    static func run(_ arguments: [String]) throws {
+        var work = ".bench"
+        var runs = 31
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--work": index += 1; work = arguments[index]
+            case "--runs": index += 1; runs = Int(arguments[index]) ?? runs
+            default: throw DevToolError("unknown bench option \(arguments[index])")
+            }
+            index += 1
+        }
+        try FileStore.createDirectories(work + "/out")
+        let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
+        let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
+        let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
+        try FileStore.createDirectories(work + "/samples")
+        for (file, path) in zip(SampleCatalog.samples(), samples) { try FileStore.writeAtomically(Array(file.contents.utf8), to: path) }
+
+        print("TrackSnap benchmark: release build, one thread, 512x512 @1x, medians")
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; libpng \(PNGEncoder.libpngVersion)\n")
+        let smallResult = try measure(small, runs: runs, work: work)
+        let largeResult = try measure(large, runs: max(3, runs / 6), work: work)
+        print(StageTable.header)
+        print(StageTable.row("18,000-fix GPX (\(kilobytes(small)) kB)", smallResult))
+        print(StageTable.row("1,000,000-fix GPX (\(kilobytes(large) / 1024) MB)", largeResult))
+
+        let mixed = try measureMixed(samples, rounds: max(3, runs / 6), work: work)
+        print("\nsample archive (\(samples.count) mixed tracks, sequential, in-process): \(format(mixed.tracksPerSecond, 1)) tracks/s")
+        print("18,000-fix GPX: \(format(1 / smallResult.median(\.total), 1)) tracks/s (\(format(1 / (smallResult.median(\.total) - smallResult.median(\.write)), 1)) without fsync)")
+
+        let peak = try peakMemoryOfRender(large, work: work)
+        print("\n1,000,000-fix GPX as its own process (tracksnap render): \(format(peak.seconds * 1000, 0)) ms wall, peak RSS \(format(peak.megabytes, 1)) MB")
+
+        try comparePNGSettings(small)
+
+        if let mapnik = runMapnik([small], runs: 11), let mapnikLarge = runMapnik([large], runs: 1) {
+            print("\nMapnik \(mapnikVersion()) (python3-mapnik, OGR GPX datasource → render → PNG in memory), same files, same size:")
+            let ours = smallResult.median(\.total) * 1000, oursLarge = largeResult.median(\.total) * 1000
+            print("  18,000-fix GPX:    Mapnik \(format(mapnik[0], 1)) ms vs TrackSnap \(format(ours, 2)) ms → \(format(mapnik[0] / ours, 1))x faster")
+            print("  1,000,000-fix GPX: Mapnik \(format(mapnikLarge[0], 0)) ms vs TrackSnap \(format(oursLarge, 0)) ms → \(format(mapnikLarge[0] / oursLarge, 1))x faster")
+        } else {
+            print("\nMapnik: not available (install python3-mapnik); no ratio printed")
+        }
+    }
+
+    private static func generate(_ path: String, _ contents: () -> String) throws -> String {
+        if (try? FileStore.readFile(path, maximumBytes: 1 << 30).count) ?? 0 > 0 { return path }
+        try FileStore.writeAtomically(Array(contents().utf8), to: path)
+        return path
+    }
+
+    /// Renders one file `runs` times after a warm-up, recording every stage including read and write.
+    static func measure(_ path: String, runs: Int, work: String) throws -> StageSamples {
+        var samples = StageSamples()
+        for run in 0...runs {
+            let start = ContinuousClock.now
+            let bytes = try FileStore.readFile(path)
+            let read = seconds(ContinuousClock.now - start)
+            var snapshot = try SnapshotRenderer.render(trackBytes: bytes, fileName: path)
+            let writeStart = ContinuousClock.now
+            try FileStore.writeAtomically(snapshot.png, to: work + "/out/bench.png")
+            snapshot.timings.read = read
+            snapshot.timings.write = seconds(ContinuousClock.now - writeStart)
+            if run > 0 { samples.all.append(snapshot.timings) }  // run 0 warms caches
+        }
+        return samples
+    }
+
+    private static func measureMixed(_ paths: [String], rounds: Int, work: String) throws -> (tracksPerSecond: Double, Void) {
+        var best = Double.infinity
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            for path in paths {
+                let snapshot = try SnapshotRenderer.render(trackBytes: try FileStore.readFile(path), fileName: path)
+                try FileStore.writeAtomically(snapshot.png, to: work + "/out/mixed.png")
+            }
+            best = min(best, seconds(ContinuousClock.now - start))
+        }
+        return (Double(paths.count) / best, ())
+    }
+
+    private static func comparePNGSettings(_ path: String) throws {
+        let bytes = try FileStore.readFile(path)
+        let canvasPNG = try SnapshotRenderer.render(trackBytes: bytes).png
+        let canvas = try PNGDecoder.decode(canvasPNG)
+        var rgb = PNGSettings()
+        rgb.layout = .trueColor
+        print("\nPNG encode of the 18,000-fix snapshot (512x512), median of 21:")
+        for (name, settings) in [("TrackSnap default (palette when exact, else RGB up+RLE)", PNGSettings()), ("RGB, up filter, Z_RLE level 6", rgb), ("libpng defaults (all filters, level 6)", PNGSettings.libpngDefaults)] {
+            var times: [Double] = []
+            var size = 0
+            for _ in 0..<21 {
+                let start = ContinuousClock.now
+                size = try PNGEncoder.encode(canvas, settings: settings).count
+                times.append(seconds(ContinuousClock.now - start))
+            }
+            print("  \(name): \(format(median(times) * 1000, 2)) ms, \(format(Double(size) / 1024, 1)) KB")
+        }
+    }
+
+    private static func peakMemoryOfRender(_ path: String, work: String) throws -> (seconds: Double, megabytes: Double) {
+        let tracksnap = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tracksnap")
+        guard FileManager.default.isExecutableFile(atPath: tracksnap.path) else {
+            throw DevToolError("build tracksnap in release first (swift build -c release --product tracksnap)")
+        }
+        let process = Process()
+        process.executableURL = tracksnap
+        process.arguments = ["render", path, "-o", work + "/out/large.png"]
+        let start = ContinuousClock.now
+        try process.run()
+        process.waitUntilExit()
+        let elapsed = seconds(ContinuousClock.now - start)
+        guard process.terminationStatus == 0 else { throw DevToolError("tracksnap render failed on \(path)") }
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return (elapsed, Double(usage.ru_maxrss) / 1024)
+    }
+
+    private static func runMapnik(_ paths: [String], runs: Int) -> [Double]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/mapnik_bench.py").path
+        process.arguments = [script, String(runs), "512", "512"] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let values = lines.compactMap { line -> Double? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["median_ms"] as? Double
+        }
+        return values.count == paths.count ? values : nil
+    }
+
+    private static func mapnikVersion() -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import mapnik; print(mapnik.mapnik_version())"]
+        let output = Pipe()
+        process.standardOutput = output
+        guard (try? process.run()) != nil else { return "?" }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return "?" }
+        return "\(number / 100_000).\(number / 100 % 1000).\(number % 100)"
+    }
+
+    private static func kilobytes(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1024
+    }
+}
