@@ -48,7 +48,7 @@ public struct MapRect: Sendable, Equatable {
     }
 
     /// The smallest rectangle holding `points`; nil when there are none.
-    public init?<S: Sequence>(bounding points: S) where S.Element == MercatorPoint {
+    public init?(bounding points: [MercatorPoint]) {
         var minX = Double.infinity, minY = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity
         for point in points {

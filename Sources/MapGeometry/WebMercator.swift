@@ -44,23 +44,42 @@ public struct LongitudeUnwrapping: Sendable, Equatable {
     /// Whether western longitudes are shifted by +360° (to 180°...360°).
     public var shiftsWesternLongitudes: Bool
 
+    /// Picks the reading whose longitude span is smaller, from the longitudes' extremes: `minimum`
+    /// and `maximum` as recorded (−180...180), and the extremes after shifting western longitudes
+    /// by +360° (`LongitudeExtremes` collects all four in one pass).
+    public init(_ extremes: LongitudeExtremes) {
+        shiftsWesternLongitudes = extremes.maximumShifted - extremes.minimumShifted < extremes.maximum - extremes.minimum
+    }
+
     /// Picks the reading whose longitude span is smaller.
-    public init<S: Sequence>(longitudes: S) where S.Element == Double {
-        var minimum = Double.infinity, maximum = -Double.infinity
-        var minimumShifted = Double.infinity, maximumShifted = -Double.infinity
-        for lon in longitudes {
-            minimum = min(minimum, lon)
-            maximum = max(maximum, lon)
-            let shifted = lon < 0 ? lon + 360 : lon
-            minimumShifted = min(minimumShifted, shifted)
-            maximumShifted = max(maximumShifted, shifted)
-        }
-        shiftsWesternLongitudes = maximumShifted - minimumShifted < maximum - minimum
+    public init(longitudes: [Double]) {
+        var extremes = LongitudeExtremes()
+        for longitude in longitudes { extremes.add(longitude) }
+        self.init(extremes)
     }
 
     /// The longitude to project.
     @inlinable
     public func apply(_ longitudeDegrees: Double) -> Double {
         shiftsWesternLongitudes && longitudeDegrees < 0 ? longitudeDegrees + 360 : longitudeDegrees
+    }
+}
+
+/// The extremes of a set of longitudes as recorded and with western longitudes shifted by +360°.
+public struct LongitudeExtremes: Sendable, Equatable {
+    public var minimum = Double.infinity, maximum = -Double.infinity
+    public var minimumShifted = Double.infinity, maximumShifted = -Double.infinity
+
+    /// No longitudes yet.
+    public init() {}
+
+    /// Adds one longitude.
+    @inlinable
+    public mutating func add(_ longitude: Double) {
+        minimum = min(minimum, longitude)
+        maximum = max(maximum, longitude)
+        let shifted = longitude < 0 ? longitude + 360 : longitude
+        minimumShifted = min(minimumShifted, shifted)
+        maximumShifted = max(maximumShifted, shifted)
     }
 }

@@ -13,17 +13,26 @@ struct ProjectedTrack {
 
     /// Projects every fix. The track must have at least one fix.
     init(_ track: Track) {
-        let unwrapping = LongitudeUnwrapping(longitudes: track.segments.lazy.flatMap { $0.fixes.lazy.map(\.longitudeDegrees) })
+        var extremes = LongitudeExtremes()
+        for segment in track.segments {
+            for fix in segment.fixes { extremes.add(fix.longitudeDegrees) }
+        }
+        let unwrapping = LongitudeUnwrapping(extremes)
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         segments = track.segments.map { segment in
-            segment.fixes.map { fix in
-                WebMercator.project(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: unwrapping.apply(fix.longitudeDegrees))
+            var points: [MercatorPoint] = []
+            points.reserveCapacity(segment.fixes.count)
+            for fix in segment.fixes {
+                let point = WebMercator.project(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: unwrapping.apply(fix.longitudeDegrees))
+                minX = min(minX, point.xMeters)
+                maxX = max(maxX, point.xMeters)
+                minY = min(minY, point.yMeters)
+                maxY = max(maxY, point.yMeters)
+                points.append(point)
             }
+            return points
         }
-        var bounds = MapRect(bounding: segments[0])!
-        for segment in segments.dropFirst() {
-            if let rect = MapRect(bounding: segment) { bounds = bounds.union(rect) }
-        }
-        self.bounds = bounds
+        bounds = MapRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
         centerLatitudeDegrees = WebMercator.unproject(bounds.center).latitudeDegrees
     }
 }

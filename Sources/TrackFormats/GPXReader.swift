@@ -6,160 +6,174 @@ import TrackModel
 public enum GPXReader: TrackReader {
     public static let format = TrackFormat.gpx
 
-    private enum Capture { case none, elevation, time, trackName, routeName, fileName }
-
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
         var scanner = XMLScanner(bytes: bytes, format: .gpx, maximumDepth: limits.maximumNestingDepth)
-        var trackSegments: [TrackSegment] = []
-        var routeSegments: [TrackSegment] = []
-        var fixes: [Fix] = []
-        var routeFixes: [Fix] = []
-        var fixCount = 0
-        var trackDepth = 0, routeDepth = 0, pointDepth = 0, metadataDepth = 0
-        var point = Fix(latitudeDegrees: .nan, longitudeDegrees: .nan)
-        var pointIsRoute = false
-        var capture = Capture.none
-        var captureDepth = 0
+        var state = GPXState(maximumFixes: limits.maximumFixes)
         var collector = XMLTextCollector()
-        var trackName: String?, routeName: String?, fileName: String?
-        var sawRoot = false
-
-        func finishPoint() throws(TrackDecodingError) {
-            fixCount += 1
-            if fixCount > limits.maximumFixes {
-                throw TrackDecodingError(
-                    .limitExceeded, format: .gpx, position: nil,
-                    "more than \(limits.maximumFixes) fixes (the configured limit)")
-            }
-            if pointIsRoute { routeFixes.append(point) } else { fixes.append(point) }
-            pointDepth = 0
+        guard let root = try scanner.next(wantText: false) else {
+            throw scanner.error(at: bytes.count, "expected the root element <gpx>")
         }
-
-        while let token = try scanner.next(wantText: capture != .none) {
+        guard root.kind == .startTag, scanner.isNamed(root, "gpx") else {
+            throw scanner.error(at: root.offset, "expected the root element <gpx>, found <\(scanner.string(root.nameStart, root.nameEnd))>")
+        }
+        while let token = try scanner.next(wantText: state.capture != .none) {
             switch token.kind {
             case .text, .cdata:
                 collector.add(token)
             case .startTag:
                 let depth = token.selfClosing ? scanner.depth + 1 : scanner.depth
-                if !sawRoot {
-                    sawRoot = true
-                    guard scanner.isNamed(token, "gpx") else {
-                        throw scanner.error(at: token.offset, "expected the root element <gpx>, found <\(scanner.string(token.nameStart, token.nameEnd))>")
-                    }
-                    continue
-                }
-                if capture != .none { continue }  // markup inside <name> etc. is not looked into
-                if pointDepth > 0 {
-                    guard depth == pointDepth + 1, !token.selfClosing else { continue }
-                    if scanner.isNamed(token, "ele") {
-                        capture = .elevation
-                    } else if scanner.isNamed(token, "time") {
-                        capture = .time
-                    } else {
-                        continue
-                    }
-                    captureDepth = depth
-                    collector.reset()
-                } else if (trackDepth > 0 && scanner.isNamed(token, "trkpt"))
-                    || (routeDepth > 0 && scanner.isNamed(token, "rtept"))
-                {
-                    point = try readCoordinates(token, scanner)
-                    pointIsRoute = routeDepth > 0
-                    pointDepth = depth
-                    if token.selfClosing { try finishPoint() }
-                } else if scanner.isNamed(token, "trk"), trackDepth == 0, routeDepth == 0 {
-                    trackDepth = depth
-                } else if scanner.isNamed(token, "rte"), trackDepth == 0, routeDepth == 0 {
-                    routeDepth = depth
-                } else if scanner.isNamed(token, "trkseg"), trackDepth > 0 {
-                    if !fixes.isEmpty { trackSegments.append(TrackSegment(fixes: fixes)) }
-                    fixes.removeAll()
-                } else if scanner.isNamed(token, "metadata"), depth == 2 {
-                    metadataDepth = depth
-                } else if scanner.isNamed(token, "name"), !token.selfClosing {
-                    if trackDepth > 0, depth == trackDepth + 1, trackName == nil {
-                        capture = .trackName
-                    } else if routeDepth > 0, depth == routeDepth + 1, routeName == nil {
-                        capture = .routeName
-                    } else if depth == 2 || (metadataDepth > 0 && depth == metadataDepth + 1) {
-                        capture = .fileName
-                    } else {
-                        continue
-                    }
-                    captureDepth = depth
-                    collector.reset()
-                }
+                if try state.start(token, depth: depth, scanner) { collector.reset() }
             case .endTag:
-                let depth = scanner.depth + 1
-                if capture != .none {
-                    guard depth == captureDepth else { continue }
-                    switch capture {
-                    case .elevation: point.elevationMeters = try parseNumber(collector, scanner, token, "ele")
-                    case .time: point.timeSeconds = parseTime(collector, scanner)
-                    case .trackName: trackName = try collector.string(in: scanner)
-                    case .routeName: routeName = try collector.string(in: scanner)
-                    case .fileName: if fileName == nil { fileName = try collector.string(in: scanner) }
-                    case .none: break
-                    }
-                    capture = .none
-                } else if depth == pointDepth {
-                    try finishPoint()
-                } else if depth == trackDepth || (trackDepth > 0 && scanner.isNamed(token, "trkseg")) {
-                    if !fixes.isEmpty { trackSegments.append(TrackSegment(fixes: fixes)) }
-                    fixes.removeAll()
-                    if depth == trackDepth { trackDepth = 0 }
-                } else if depth == routeDepth {
-                    if !routeFixes.isEmpty { routeSegments.append(TrackSegment(fixes: routeFixes)) }
-                    routeFixes.removeAll()
-                    routeDepth = 0
-                } else if depth == metadataDepth {
-                    metadataDepth = 0
-                }
+                try state.end(token, depth: scanner.depth + 1, scanner, collector)
             }
         }
-        // Routes are drawn only when there is no recorded track (a planned route beside a recording
-        // would otherwise draw twice).
-        if trackSegments.isEmpty {
-            return Track(format: .gpx, name: routeName ?? fileName, segments: routeSegments)
+        return state.track()
+    }
+}
+
+/// The reader's state between tokens. A struct with mutating methods rather than closures over
+/// locals: captured mutable locals are boxed on the heap, which made every point slower.
+private struct GPXState {
+    enum Capture { case none, elevation, time, trackName, routeName, fileName }
+
+    let maximumFixes: Int
+    var trackSegments: [TrackSegment] = []
+    var routeSegments: [TrackSegment] = []
+    var fixes: [Fix] = []
+    var routeFixes: [Fix] = []
+    var fixCount = 0
+    var trackDepth = 0, routeDepth = 0, pointDepth = 0, metadataDepth = 0
+    var point = Fix(latitudeDegrees: .nan, longitudeDegrees: .nan)
+    var pointIsRoute = false
+    var capture = Capture.none
+    var captureDepth = 0
+    var trackName: String?, routeName: String?, fileName: String?
+
+    init(maximumFixes: Int) { self.maximumFixes = maximumFixes }
+
+    /// Handles a start tag; returns true when text capture starts.
+    mutating func start(_ token: XMLScanner.Token, depth: Int, _ scanner: XMLScanner) throws(TrackDecodingError) -> Bool {
+        if capture != .none { return false }  // markup inside <name> etc. is not looked into
+        if pointDepth > 0 {
+            guard depth == pointDepth + 1, !token.selfClosing else { return false }
+            if scanner.isNamed(token, "ele") {
+                capture = .elevation
+            } else if scanner.isNamed(token, "time") {
+                capture = .time
+            } else {
+                return false
+            }
+            captureDepth = depth
+            return true
         }
+        if (trackDepth > 0 && scanner.isNamed(token, "trkpt")) || (routeDepth > 0 && scanner.isNamed(token, "rtept")) {
+            point = try readCoordinates(token, scanner)
+            pointIsRoute = routeDepth > 0
+            pointDepth = depth
+            if token.selfClosing { try finishPoint() }
+        } else if scanner.isNamed(token, "trkseg"), trackDepth > 0 {
+            closeTrackSegment()
+        } else if scanner.isNamed(token, "trk"), trackDepth == 0, routeDepth == 0 {
+            trackDepth = depth
+        } else if scanner.isNamed(token, "rte"), trackDepth == 0, routeDepth == 0 {
+            routeDepth = depth
+        } else if scanner.isNamed(token, "metadata"), depth == 2 {
+            metadataDepth = depth
+        } else if scanner.isNamed(token, "name"), !token.selfClosing {
+            if trackDepth > 0, depth == trackDepth + 1, trackName == nil {
+                capture = .trackName
+            } else if routeDepth > 0, depth == routeDepth + 1, routeName == nil {
+                capture = .routeName
+            } else if depth == 2 || (metadataDepth > 0 && depth == metadataDepth + 1) {
+                capture = .fileName
+            } else {
+                return false
+            }
+            captureDepth = depth
+            return true
+        }
+        return false
+    }
+
+    /// Handles an end tag (already matched against its start tag by the scanner).
+    mutating func end(_ token: XMLScanner.Token, depth: Int, _ scanner: XMLScanner, _ collector: XMLTextCollector) throws(TrackDecodingError) {
+        if capture != .none {
+            guard depth == captureDepth else { return }
+            switch capture {
+            case .elevation: point.elevationMeters = try parseElevation(collector, scanner, token)
+            case .time: point.timeSeconds = parseTime(collector, scanner)
+            case .trackName: trackName = try collector.string(in: scanner)
+            case .routeName: routeName = try collector.string(in: scanner)
+            case .fileName: if fileName == nil { fileName = try collector.string(in: scanner) }
+            case .none: break
+            }
+            capture = .none
+        } else if depth == pointDepth {
+            try finishPoint()
+        } else if depth == trackDepth || (trackDepth > 0 && scanner.isNamed(token, "trkseg")) {
+            closeTrackSegment()
+            if depth == trackDepth { trackDepth = 0 }
+        } else if depth == routeDepth {
+            if !routeFixes.isEmpty { routeSegments.append(TrackSegment(fixes: routeFixes)) }
+            routeFixes.removeAll()
+            routeDepth = 0
+        } else if depth == metadataDepth {
+            metadataDepth = 0
+        }
+    }
+
+    private mutating func finishPoint() throws(TrackDecodingError) {
+        fixCount += 1
+        if fixCount > maximumFixes {
+            throw TrackDecodingError(.limitExceeded, format: .gpx, position: nil, "more than \(maximumFixes) fixes (the configured limit)")
+        }
+        if pointIsRoute { routeFixes.append(point) } else { fixes.append(point) }
+        pointDepth = 0
+    }
+
+    private mutating func closeTrackSegment() {
+        if !fixes.isEmpty { trackSegments.append(TrackSegment(fixes: fixes)) }
+        fixes = []
+    }
+
+    /// Routes are drawn only when there is no recorded track (a planned route beside a recording
+    /// would otherwise draw twice).
+    func track() -> Track {
+        if trackSegments.isEmpty { return Track(format: .gpx, name: routeName ?? fileName, segments: routeSegments) }
         return Track(format: .gpx, name: trackName ?? fileName, segments: trackSegments)
     }
 
-    private static func readCoordinates(_ token: XMLScanner.Token, _ scanner: XMLScanner) throws(TrackDecodingError) -> Fix {
-        let element = scanner.string(token.nameStart, token.nameEnd)
+    private func readCoordinates(_ token: XMLScanner.Token, _ scanner: XMLScanner) throws(TrackDecodingError) -> Fix {
         func coordinate(_ name: StaticString) throws(TrackDecodingError) -> Double {
             guard let range = try scanner.attribute(token, name) else {
-                throw scanner.error(at: token.offset, "expected attribute \(name) on <\(element)>")
+                throw scanner.error(at: token.offset, "expected attribute \(name) on <\(scanner.string(token.nameStart, token.nameEnd))>")
             }
             guard let value = NumberParsing.parseDouble(scanner.bytes, range.start, range.end) else {
                 throw scanner.error(
                     at: range.start,
-                    "expected a number for \(name) on <\(element)>, found \"\(scanner.string(range.start, range.end))\"")
+                    "expected a number for \(name) on <\(scanner.string(token.nameStart, token.nameEnd))>, found \"\(scanner.string(range.start, range.end))\"")
             }
             return value
         }
         return Fix(latitudeDegrees: try coordinate("lat"), longitudeDegrees: try coordinate("lon"))
     }
 
-    private static func parseNumber(
-        _ collector: XMLTextCollector, _ scanner: XMLScanner, _ token: XMLScanner.Token, _ element: String
-    ) throws(TrackDecodingError) -> Double {
+    private func parseElevation(_ collector: XMLTextCollector, _ scanner: XMLScanner, _ token: XMLScanner.Token) throws(TrackDecodingError) -> Double {
         if let range = collector.plainRange(in: scanner) {
             if range.start == range.end { return .nan }  // <ele></ele>: not recorded
             if let value = NumberParsing.parseDouble(scanner.bytes, range.start, range.end) { return value }
-            throw scanner.error(at: range.start, "expected a number in <\(element)>, found \"\(scanner.string(range.start, range.end))\"")
+            throw scanner.error(at: range.start, "expected a number in <ele>, found \"\(scanner.string(range.start, range.end))\"")
         }
         let decoded = try collector.decoded(in: scanner)
-        let value = decoded.withUnsafeBufferPointer { NumberParsing.parseDouble($0, 0, $0.count) }
-        guard let value else {
-            throw scanner.error(at: token.offset, "expected a number in <\(element)>, found \"\(String(decoding: decoded, as: UTF8.self))\"")
+        guard let value = decoded.withUnsafeBufferPointer({ NumberParsing.parseDouble($0, 0, $0.count) }) else {
+            throw scanner.error(at: token.offset, "expected a number in <ele>, found \"\(String(decoding: decoded, as: UTF8.self))\"")
         }
         return value
     }
 
     /// An unreadable time is kept as "no time" rather than failing the whole track: the route
     /// can still be drawn, only duration and pace are lost.
-    private static func parseTime(_ collector: XMLTextCollector, _ scanner: XMLScanner) -> Double {
+    private func parseTime(_ collector: XMLTextCollector, _ scanner: XMLScanner) -> Double {
         if let range = collector.plainRange(in: scanner) {
             return NumberParsing.parseISO8601(scanner.bytes, range.start, range.end) ?? .nan
         }

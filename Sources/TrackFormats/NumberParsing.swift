@@ -108,6 +108,7 @@ enum NumberParsing {
     /// `2024-05-01 07:30:00.250+02:00` or `2024-05-01T07:30:00` (read as UTC) into seconds since
     /// the Unix epoch. Returns nil when the text is not such a time.
     static func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        if let fast = parseCanonicalUTC(bytes, start, end) { return fast }
         var i = start
         var hi = end
         while i < hi, isSpace(bytes[i]) { i += 1 }
@@ -168,6 +169,31 @@ enum NumberParsing {
         guard let offsetMinutes, i == hi, offsetHours <= 14, offsetMinutes < 60 else { return nil }
         // A local time at +02:00 is two hours ahead of UTC: subtract the offset.
         return seconds - sign * Double(offsetHours * 3600 + offsetMinutes * 60)
+    }
+
+    /// The one layout nearly every device writes, `YYYY-MM-DDTHH:MM:SSZ` (20 bytes), read with no
+    /// branching per field; anything else goes to the general parser.
+    @inline(__always)
+    private static func parseCanonicalUTC(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        guard end - start == 20, let base = bytes.baseAddress else { return nil }
+        let p = base + start
+        guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"),
+            p[16] == UInt8(ascii: ":"), p[19] == UInt8(ascii: "Z")
+        else { return nil }
+        var allDigits = true
+        @inline(__always) func digits(_ offset: Int, _ count: Int) -> Int {
+            var value = 0
+            for k in 0..<count {
+                let digit = p[offset + k] &- 48
+                allDigits = allDigits && digit < 10
+                value = value &* 10 &+ Int(digit)
+            }
+            return value
+        }
+        let year = digits(0, 4), month = digits(5, 2), day = digits(8, 2)
+        let hour = digits(11, 2), minute = digits(14, 2), second = digits(17, 2)
+        guard allDigits, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        return Double(daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
