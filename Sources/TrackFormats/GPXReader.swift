@@ -7,6 +7,11 @@ public enum GPXReader: TrackReader {
     public static let format = TrackFormat.gpx
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
+        try read(bytes, limits: limits, usesFastPath: true)
+    }
+
+    /// `usesFastPath: false` reads every element through `XMLScanner` (tests compare the two).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, usesFastPath: Bool) throws(TrackDecodingError) -> Track {
         var scanner = XMLScanner(bytes: bytes, format: .gpx, maximumDepth: limits.maximumNestingDepth)
         var state = GPXState(maximumFixes: limits.maximumFixes)
         var collector = XMLTextCollector()
@@ -16,7 +21,14 @@ public enum GPXReader: TrackReader {
         guard root.kind == .startTag, scanner.isNamed(root, "gpx") else {
             throw scanner.error(at: root.offset, "expected the root element <gpx>, found <\(scanner.string(root.nameStart, root.nameEnd))>")
         }
-        while let token = try scanner.next(wantText: state.capture != .none) {
+        let fastPath = GPXFastPath(bytes)
+        while true {
+            if usesFastPath, state.acceptsFastPoint, let (fix, end) = fastPath.point(at: scanner.position, routePoint: state.routeDepth > 0) {
+                try state.append(fix)
+                scanner.resume(at: end)
+                continue
+            }
+            guard let token = try scanner.next(wantText: state.capture != .none) else { break }
             switch token.kind {
             case .text, .cdata:
                 collector.add(token)
@@ -120,6 +132,16 @@ private struct GPXState {
         } else if depth == metadataDepth {
             metadataDepth = 0
         }
+    }
+
+    /// Whether the next element may be a point the fast path can read.
+    var acceptsFastPoint: Bool { (trackDepth > 0 || routeDepth > 0) && pointDepth == 0 && capture == .none }
+
+    /// Adds a point read by `GPXFastPath`.
+    mutating func append(_ fix: Fix) throws(TrackDecodingError) {
+        point = fix
+        pointIsRoute = routeDepth > 0
+        try finishPoint()
     }
 
     private mutating func finishPoint() throws(TrackDecodingError) {

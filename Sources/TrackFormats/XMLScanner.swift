@@ -43,6 +43,9 @@ struct XMLScanner {
     /// Whether the root element has been closed.
     private var sawRoot = false
 
+    /// Continues scanning at `offset`, after a balanced element read elsewhere (`GPXFastPath`).
+    mutating func resume(at offset: Int) { position = offset }
+
     /// Current element depth (number of open elements).
     var depth: Int { openElements.count }
 

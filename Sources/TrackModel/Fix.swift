@@ -29,11 +29,11 @@ public struct Fix: Sendable, Equatable {
     /// Whether a time was recorded.
     @inlinable public var hasTime: Bool { !timeSeconds.isNaN }
 
-    /// Field-wise equality that treats two NaNs (two missing values) as equal.
+    /// Field-wise equality that treats two NaNs (missing or unreadable values) as equal.
     @inlinable
     public static func == (a: Fix, b: Fix) -> Bool {
-        a.latitudeDegrees == b.latitudeDegrees && a.longitudeDegrees == b.longitudeDegrees
-            && (a.elevationMeters == b.elevationMeters || (a.elevationMeters.isNaN && b.elevationMeters.isNaN))
-            && (a.timeSeconds == b.timeSeconds || (a.timeSeconds.isNaN && b.timeSeconds.isNaN))
+        @inline(__always) func same(_ x: Double, _ y: Double) -> Bool { x == y || (x.isNaN && y.isNaN) }
+        return same(a.latitudeDegrees, b.latitudeDegrees) && same(a.longitudeDegrees, b.longitudeDegrees)
+            && same(a.elevationMeters, b.elevationMeters) && same(a.timeSeconds, b.timeSeconds)
     }
 }

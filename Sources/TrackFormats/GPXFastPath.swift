@@ -1,0 +1,227 @@
+import TrackModel
+
+/// The fast path for the element that is 99% of a GPX file: one `<trkpt>` (or `<rtept>`) with its
+/// `ele`, `time` and any other children, read straight from the bytes without tokens.
+///
+/// It handles exactly the plain case: attributes with no entities, `ele`/`time` holding plain text,
+/// other children (extensions) skipped with their end tags still matched by name, whitespace
+/// between elements. On anything else (a comment, CDATA, a processing instruction, an entity,
+/// text mixed between elements, deep nesting, the end of the input) it returns nil before changing
+/// anything, and `XMLScanner` reads the element instead, with its full checks and error positions.
+/// So the fast path changes speed, never results.
+struct GPXFastPath {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        count = bytes.count
+    }
+
+    /// Reads the point element at or after `start` (after whitespace). `routePoint` selects
+    /// `rtept` instead of `trkpt`. Returns the fix and the offset just past the element.
+    func point(at start: Int, routePoint: Bool) -> (fix: Fix, end: Int)? {
+        var i = skipSpace(start)
+        guard i + 7 < count, base[i] == UInt8(ascii: "<") else { return nil }
+        let nameStart = i + 1
+        guard let nameEnd = findNameEnd(from: nameStart), isPointName(nameStart, nameEnd, routePoint) else { return nil }
+        // Attributes up to '>' (quote-aware), lat and lon picked out in the same pass.
+        var latitude = Double.nan, longitude = Double.nan
+        var sawLatitude = false, sawLongitude = false
+        i = nameEnd
+        while true {
+            i = skipSpace(i)
+            guard i < count else { return nil }
+            let byte = base[i]
+            if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") { break }
+            let attributeStart = i
+            var localStart = i
+            while i < count, base[i] != UInt8(ascii: "="), !NumberParsing.isSpace(base[i]), base[i] != UInt8(ascii: ">") {
+                if base[i] == UInt8(ascii: ":") { localStart = i + 1 }
+                i += 1
+            }
+            let attributeEnd = i
+            i = skipSpace(i)
+            guard i < count, base[i] == UInt8(ascii: "="), attributeEnd > attributeStart else { return nil }
+            i = skipSpace(i + 1)
+            guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { return nil }
+            let quote = base[i]
+            let valueStart = i + 1
+            i = valueStart
+            while i < count, base[i] != quote {
+                if base[i] == UInt8(ascii: "&") || base[i] == UInt8(ascii: "<") { return nil }
+                i += 1
+            }
+            guard i < count else { return nil }
+            let localLength = attributeEnd - localStart
+            if localLength == 3, base[localStart] == UInt8(ascii: "l") {
+                if base[localStart + 1] == UInt8(ascii: "a"), base[localStart + 2] == UInt8(ascii: "t") {
+                    guard !sawLatitude, let value = number(valueStart, i) else { return nil }
+                    latitude = value
+                    sawLatitude = true
+                } else if base[localStart + 1] == UInt8(ascii: "o"), base[localStart + 2] == UInt8(ascii: "n") {
+                    guard !sawLongitude, let value = number(valueStart, i) else { return nil }
+                    longitude = value
+                    sawLongitude = true
+                }
+            }
+            i += 1
+        }
+        guard sawLatitude, sawLongitude else { return nil }  // the slow path reports the error
+        var fix = Fix(latitudeDegrees: latitude, longitudeDegrees: longitude)
+        if base[i] == UInt8(ascii: "/") {
+            guard i + 1 < count, base[i + 1] == UInt8(ascii: ">") else { return nil }
+            return (fix, i + 2)
+        }
+        i += 1
+        // Children until the matching end tag.
+        while true {
+            i = skipSpace(i)
+            guard i + 1 < count, base[i] == UInt8(ascii: "<") else { return nil }  // mixed text: slow path
+            let marker = base[i + 1]
+            if marker == UInt8(ascii: "/") {
+                guard let end = endTag(at: i, matching: nameStart, nameEnd) else { return nil }
+                return (fix, end)
+            }
+            if marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?") { return nil }
+            let childStart = i + 1
+            guard let childEnd = findNameEnd(from: childStart) else { return nil }
+            var localStart = childStart
+            for k in childStart..<childEnd where base[k] == UInt8(ascii: ":") { localStart = k + 1 }
+            let isElevation = equals(localStart, childEnd, "ele"), isTime = equals(localStart, childEnd, "time")
+            guard let tagEnd = tagEnd(from: childEnd) else { return nil }
+            if base[tagEnd - 1] == UInt8(ascii: "/") {  // <ele/>: nothing recorded
+                i = tagEnd + 1
+                continue
+            }
+            if isElevation || isTime {
+                let textStart = tagEnd + 1
+                var textEnd = textStart
+                while textEnd < count, base[textEnd] != UInt8(ascii: "<") {
+                    if base[textEnd] == UInt8(ascii: "&") { return nil }
+                    textEnd += 1
+                }
+                guard let end = endTag(at: textEnd, matching: childStart, childEnd) else { return nil }
+                if isElevation {
+                    if textStart < textEnd {
+                        guard let value = number(textStart, textEnd) else { return nil }
+                        fix.elevationMeters = value
+                    }
+                } else {
+                    fix.timeSeconds = NumberParsing.parseISO8601(buffer, textStart, textEnd) ?? .nan
+                }
+                i = end
+            } else {
+                guard let end = skipElement(contentStart: tagEnd + 1, nameStart: childStart, nameEnd: childEnd) else { return nil }
+                i = end
+            }
+        }
+    }
+
+    private var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    private func number(_ start: Int, _ end: Int) -> Double? {
+        NumberParsing.parseDouble(buffer, start, end)
+    }
+
+    @inline(__always)
+    private func skipSpace(_ start: Int) -> Int {
+        var i = start
+        while i < count, NumberParsing.isSpace(base[i]) { i += 1 }
+        return i
+    }
+
+    /// The end of an element name starting at `start`; nil when there is none.
+    @inline(__always)
+    private func findNameEnd(from start: Int) -> Int? {
+        var i = start
+        while i < count {
+            let byte = base[i]
+            if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || NumberParsing.isSpace(byte) { break }
+            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { return nil }
+            i += 1
+        }
+        return i > start && i < count ? i : nil
+    }
+
+    /// The offset of the '>' closing a start tag whose name ends at `start` (quote-aware); nil
+    /// when the attributes hold anything the slow path should judge.
+    private func tagEnd(from start: Int) -> Int? {
+        var i = start
+        var quote: UInt8 = 0
+        while i < count {
+            let byte = base[i]
+            if quote != 0 {
+                if byte == quote { quote = 0 } else if byte == UInt8(ascii: "<") { return nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return i
+            } else if byte == UInt8(ascii: "<") {
+                return nil
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// At `</name>` for the element named `nameStart..<nameEnd`: the offset past it, else nil.
+    private func endTag(at start: Int, matching nameStart: Int, _ nameEnd: Int) -> Int? {
+        let length = nameEnd - nameStart
+        guard start + length + 2 < count, base[start] == UInt8(ascii: "<"), base[start + 1] == UInt8(ascii: "/") else { return nil }
+        for k in 0..<length where base[start + 2 + k] != base[nameStart + k] { return nil }
+        var i = skipSpace(start + 2 + length)
+        guard i < count, base[i] == UInt8(ascii: ">") else { return nil }
+        i += 1
+        return i
+    }
+
+    /// Skips an element's content and end tag; nested elements are matched by name. Gives up on
+    /// comments, CDATA and nesting deeper than 8.
+    private func skipElement(contentStart: Int, nameStart: Int, nameEnd: Int) -> Int? {
+        withUnsafeTemporaryAllocation(of: (start: Int, end: Int).self, capacity: 8) { open -> Int? in
+            var depth = 0
+            var current = (start: nameStart, end: nameEnd)
+            var i = contentStart
+            while true {
+                while i < count, base[i] != UInt8(ascii: "<") { i += 1 }
+                guard i + 1 < count else { return nil }
+                let marker = base[i + 1]
+                if marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?") { return nil }
+                if marker == UInt8(ascii: "/") {
+                    guard let end = endTag(at: i, matching: current.start, current.end) else { return nil }
+                    if depth == 0 { return end }
+                    depth -= 1
+                    current = open[depth]
+                    i = end
+                    continue
+                }
+                let childStart = i + 1
+                guard let childEnd = findNameEnd(from: childStart), let tagEnd = tagEnd(from: childEnd) else { return nil }
+                i = tagEnd + 1
+                if base[tagEnd - 1] == UInt8(ascii: "/") { continue }
+                guard depth < 8 else { return nil }
+                open[depth] = current
+                depth += 1
+                current = (childStart, childEnd)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func isPointName(_ start: Int, _ end: Int, _ routePoint: Bool) -> Bool {
+        var localStart = start
+        for k in start..<end where base[k] == UInt8(ascii: ":") { localStart = k + 1 }
+        return equals(localStart, end, routePoint ? "rtept" : "trkpt")
+    }
+
+    @inline(__always)
+    private func equals(_ start: Int, _ end: Int, _ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard end - start == length else { return false }
+        let pointer = literal.utf8Start
+        for k in 0..<length where base[start + k] != pointer[k] { return false }
+        return true
+    }
+}
