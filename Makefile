@@ -29,7 +29,7 @@ test: deps
 
 ## Per-stage medians and tracks/s for fixed generated tracks (release build), plus Mapnik on the same tracks.
 bench: deps
-	@bash scripts/ensure-deps.sh python3-mapnik || echo "bench: Mapnik is not installed; its column will be empty"
+	@bash scripts/ensure-deps.sh time python3-mapnik || echo "bench: Mapnik is not installed; its column will be empty"
 	$(SWIFT) build -c release --product tracksnap-dev && $(SWIFT) build -c release --product tracksnap
 	$(RELEASE_BIN)/tracksnap-dev bench --work .bench
 

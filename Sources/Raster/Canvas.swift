@@ -18,9 +18,13 @@ public struct Canvas: Sendable {
         precondition(width > 0 && height > 0, "canvas size must be positive")
         self.width = width
         self.height = height
-        let pattern = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | UInt32(color.alpha) << 24
-        let words = [UInt32](repeating: pattern.littleEndian, count: width * height)
-        pixels = words.withUnsafeBytes { Array($0) }
+        let pattern = (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | UInt32(color.alpha) << 24).littleEndian
+        let count = width * height
+        // One pass writing whole pixels (not a byte array built from a word array: that copied twice).
+        pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+            UnsafeMutableRawPointer(buffer.baseAddress!).bindMemory(to: UInt32.self, capacity: count).initialize(repeating: pattern, count: count)
+            initialized = count * 4
+        }
     }
 
     /// The colour at a pixel.

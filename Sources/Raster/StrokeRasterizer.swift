@@ -39,11 +39,6 @@ public enum StrokeRasterizer {
         }
     }
 
-    /// Adds a filled disc to a mask.
-    public static func disc(center: PixelPoint, radiusPixels: Double, into mask: inout CoverageMask) {
-        stroke([[center]], radiusPixels: radiusPixels, into: &mask)
-    }
-
     private struct Touched {
         var minX: Int, minY: Int, maxX: Int, maxY: Int
     }

@@ -32,11 +32,7 @@ enum SnapshotPainter {
     }
 
     private static func marker(_ canvas: inout Canvas, at point: PixelPoint, radius: Double, ringWidth: Double, fill: RGBAColor, ring: RGBAColor) {
-        var outer = CoverageMask(width: canvas.width, height: canvas.height)
-        StrokeRasterizer.disc(center: point, radiusPixels: radius, into: &outer)
-        Compositor.fill(&canvas, mask: outer, color: ring)
-        var inner = CoverageMask(width: canvas.width, height: canvas.height)
-        StrokeRasterizer.disc(center: point, radiusPixels: max(0.5, radius - ringWidth), into: &inner)
-        Compositor.fill(&canvas, mask: inner, color: fill)
+        Compositor.fillDisc(&canvas, centerX: point.x, centerY: point.y, radiusPixels: radius, color: ring)
+        Compositor.fillDisc(&canvas, centerX: point.x, centerY: point.y, radiusPixels: max(0.5, radius - ringWidth), color: fill)
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TrackModel
 
 /// Distance, duration and climb of a cleaned track.
@@ -12,9 +17,19 @@ public enum TrackStatistics {
         for segment in track.segments {
             let fixes = segment.fixes
             var reference = Double.nan
+            var previousLatitude = 0.0, previousCos = 1.0, previousLongitude = 0.0
             for k in fixes.indices {
                 let fix = fixes[k]
-                if k > 0 { distance += GreatCircle.distanceMeters(fixes[k - 1], fix) }
+                let latitude = fix.latitudeDegrees * (Double.pi / 180), longitude = fix.longitudeDegrees * (Double.pi / 180)
+                let cosLatitude = cos(latitude)
+                if k > 0 {
+                    distance += GreatCircle.distanceMeters(
+                        latitude1Radians: previousLatitude, latitude2Radians: latitude, cosLatitude1: previousCos,
+                        cosLatitude2: cosLatitude, deltaLongitudeRadians: longitude - previousLongitude)
+                }
+                previousLatitude = latitude
+                previousCos = cosLatitude
+                previousLongitude = longitude
                 if fix.hasTime {
                     if firstTime.isNaN || fix.timeSeconds < firstTime { firstTime = fix.timeSeconds }
                     if lastTime.isNaN || fix.timeSeconds > lastTime { lastTime = fix.timeSeconds }

@@ -13,7 +13,7 @@ public enum GPXReader: TrackReader {
     /// `usesFastPath: false` reads every element through `XMLScanner` (tests compare the two).
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, usesFastPath: Bool) throws(TrackDecodingError) -> Track {
         var scanner = XMLScanner(bytes: bytes, format: .gpx, maximumDepth: limits.maximumNestingDepth)
-        var state = GPXState(maximumFixes: limits.maximumFixes)
+        var state = GPXState(maximumFixes: limits.maximumFixes, inputBytes: bytes.count)
         var collector = XMLTextCollector()
         guard let root = try scanner.next(wantText: false) else {
             throw scanner.error(at: bytes.count, "expected the root element <gpx>")
@@ -61,7 +61,16 @@ private struct GPXState {
     var captureDepth = 0
     var trackName: String?, routeName: String?, fileName: String?
 
-    init(maximumFixes: Int) { self.maximumFixes = maximumFixes }
+    /// Fixes the first segment reserves room for. Growing a million-fix array by doubling keeps the
+    /// old and new buffers alive together (1.5× the fixes, on top of the file); reserving up front
+    /// costs nothing for pages never touched. 64 bytes is about the smallest a `trkpt` with a time
+    /// takes, so this rarely undershoots; an overshoot is trimmed when the segment closes.
+    var firstSegmentReservation: Int
+
+    init(maximumFixes: Int, inputBytes: Int) {
+        self.maximumFixes = maximumFixes
+        firstSegmentReservation = min(inputBytes / 64, maximumFixes)
+    }
 
     /// Handles a start tag; returns true when text capture starts.
     mutating func start(_ token: XMLScanner.Token, depth: Int, _ scanner: XMLScanner) throws(TrackDecodingError) -> Bool {
@@ -145,6 +154,10 @@ private struct GPXState {
     }
 
     private mutating func finishPoint() throws(TrackDecodingError) {
+        if firstSegmentReservation > 0, !pointIsRoute {
+            fixes.reserveCapacity(firstSegmentReservation)
+            firstSegmentReservation = 0
+        }
         fixCount += 1
         if fixCount > maximumFixes {
             throw TrackDecodingError(.limitExceeded, format: .gpx, position: nil, "more than \(maximumFixes) fixes (the configured limit)")
@@ -154,6 +167,7 @@ private struct GPXState {
     }
 
     private mutating func closeTrackSegment() {
+        if fixes.capacity > 2 * fixes.count + 4096 { fixes = Array(fixes) }  // trim a large overshoot
         if !fixes.isEmpty { trackSegments.append(TrackSegment(fixes: fixes)) }
         fixes = []
     }

@@ -94,10 +94,23 @@ enum Benchmark {
         let bytes = try FileStore.readFile(path)
         let canvasPNG = try SnapshotRenderer.render(trackBytes: bytes).png
         let canvas = try PNGDecoder.decode(canvasPNG)
+        var colors = Set<UInt32>()
+        for pixel in 0..<(canvas.width * canvas.height) {
+            colors.insert(UInt32(canvas.pixels[pixel * 4]) << 16 | UInt32(canvas.pixels[pixel * 4 + 1]) << 8 | UInt32(canvas.pixels[pixel * 4 + 2]))
+        }
         var rgb = PNGSettings()
         rgb.layout = .trueColor
-        print("\nPNG encode of the 18,000-fix snapshot (512x512), median of 21:")
-        for (name, settings) in [("TrackSnap default (palette when exact, else RGB up+RLE)", PNGSettings()), ("RGB, up filter, Z_RLE level 6", rgb), ("libpng defaults (all filters, level 6)", PNGSettings.libpngDefaults)] {
+        var variants: [(String, PNGSettings)] = [("TrackSnap default", PNGSettings()), ("RGB, up filter, Z_RLE, level 6", rgb)]
+        for (label, filter, level, strategy) in [("RGB, up, Z_RLE, level 1", Int32(0x20), Int32(1), Int32(3)), ("RGB, none, Z_RLE", 0x08, 6, 3), ("RGB, sub, Z_RLE", 0x10, 6, 3), ("RGB, up, default strategy, level 1", 0x20, 1, 0), ("RGB, up, Z_FILTERED, level 1", 0x20, 1, 1)] {
+            var settings = rgb
+            settings.filterFlags = filter
+            settings.compressionLevel = level
+            settings.compressionStrategy = strategy
+            variants.append((label, settings))
+        }
+        variants.append(("libpng defaults (all filters, level 6)", PNGSettings.libpngDefaults))
+        print("\nPNG encode of the 18,000-fix snapshot (512x512, \(colors.count) distinct colours), median of 21:")
+        for (name, settings) in variants {
             var times: [Double] = []
             var size = 0
             for _ in 0..<21 {
@@ -109,22 +122,31 @@ enum Benchmark {
         }
     }
 
+    /// Peak RSS of a separate `tracksnap render`, read by GNU time (`%M`). getrusage(RUSAGE_CHILDREN)
+    /// would also count the forked child's pages shared with this (large) process before `exec`.
     private static func peakMemoryOfRender(_ path: String, work: String) throws -> (seconds: Double, megabytes: Double) {
         let tracksnap = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tracksnap")
         guard FileManager.default.isExecutableFile(atPath: tracksnap.path) else {
             throw DevToolError("build tracksnap in release first (swift build -c release --product tracksnap)")
         }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw DevToolError("the peak-memory figure needs GNU time (apt-get install time)")
+        }
         let process = Process()
-        process.executableURL = tracksnap
-        process.arguments = ["render", path, "-o", work + "/out/large.png"]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-f", "%M", tracksnap.path, "render", path, "-o", work + "/out/large.png"]
+        let errors = Pipe()
+        process.standardError = errors
         let start = ContinuousClock.now
         try process.run()
+        let report = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let elapsed = seconds(ContinuousClock.now - start)
-        guard process.terminationStatus == 0 else { throw DevToolError("tracksnap render failed on \(path)") }
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return (elapsed, Double(usage.ru_maxrss) / 1024)
+        let lines = String(decoding: report, as: UTF8.self).split(separator: "\n")
+        guard process.terminationStatus == 0, let kilobytes = lines.last.flatMap({ Double($0) }) else {
+            throw DevToolError("tracksnap render failed on \(path): \(String(decoding: report, as: UTF8.self))")
+        }
+        return (elapsed, kilobytes / 1024)
     }
 
     private static func runMapnik(_ paths: [String], runs: Int) -> [Double]? {
