@@ -14,8 +14,13 @@ public enum TrackCleaner {
         var segments = track.segments.map { segment in
             TrackSegment(fixes: dropInvalidAndRepeats(segment.fixes, options, &report))
         }
-        let thresholds = SpikeThresholds(segments, options)
-        segments = segments.map { TrackSegment(fixes: dropSpikes($0.fixes, thresholds, &report)) }
+        // Step lengths between neighbours are computed once and used twice: for the thresholds
+        // and for the neighbour tests of the spike pass.
+        let steps = segments.map { segment in
+            segment.fixes.indices.dropFirst().map { SpikeThresholds.stepMeters(segment.fixes[$0 - 1], segment.fixes[$0]) }
+        }
+        let thresholds = SpikeThresholds(segments, steps: steps, options)
+        segments = zip(segments, steps).map { TrackSegment(fixes: dropSpikes($0.fixes, steps: $1, thresholds, &report)) }
         var cleaned = track
         cleaned.segments = segments.filter { !$0.fixes.isEmpty }
         return (cleaned, report)
@@ -47,27 +52,32 @@ public enum TrackCleaner {
 
     /// Removes single-fix excursions: a fix far from both neighbours while the neighbours are
     /// close to each other (or, at a segment end, far from the one neighbour that is itself in line).
-    private static func dropSpikes(_ fixes: [Fix], _ thresholds: SpikeThresholds, _ report: inout CleaningReport) -> [Fix] {
+    /// `steps[k]` is the length from fix k to fix k+1.
+    private static func dropSpikes(_ fixes: [Fix], steps: [Double], _ thresholds: SpikeThresholds, _ report: inout CleaningReport) -> [Fix] {
         guard fixes.count >= 3 else { return fixes }
         var kept: [Fix] = []
         kept.reserveCapacity(fixes.count)
         let n = fixes.count
+        var previousIndex = -1  // index in `fixes` of the last kept fix
+        // A jump between fixes i and j, reusing the neighbour step when they are adjacent.
+        func isJump(_ i: Int, _ j: Int) -> Bool {
+            j == i + 1 ? thresholds.isJump(fixes[i], fixes[j], meters: steps[i]) : thresholds.isJump(fixes[i], fixes[j])
+        }
         for i in 0..<n {
-            let fix = fixes[i]
-            let previous = kept.last
-            let next = i + 1 < n ? fixes[i + 1] : nil
+            let hasNext = i + 1 < n
             var isSpike = false
-            if let previous, let next {
-                isSpike = thresholds.isJump(previous, fix) && thresholds.isJump(fix, next) && !thresholds.isJump(previous, next)
-            } else if previous == nil, let next, i + 2 < n {
-                isSpike = thresholds.isJump(fix, next) && !thresholds.isJump(next, fixes[i + 2])
-            } else if let previous, next == nil, kept.count >= 2 {
-                isSpike = thresholds.isJump(previous, fix) && !thresholds.isJump(kept[kept.count - 2], previous)
+            if previousIndex >= 0, hasNext {
+                isSpike = isJump(previousIndex, i) && isJump(i, i + 1) && !isJump(previousIndex, i + 1)
+            } else if previousIndex < 0, hasNext, i + 2 < n {
+                isSpike = isJump(i, i + 1) && !isJump(i + 1, i + 2)
+            } else if previousIndex >= 0, !hasNext, kept.count >= 2 {
+                isSpike = isJump(previousIndex, i) && !thresholds.isJump(kept[kept.count - 2], kept[kept.count - 1])
             }
             if isSpike {
                 report.spikes += 1
             } else {
-                kept.append(fix)
+                kept.append(fixes[i])
+                previousIndex = i
             }
         }
         return kept
@@ -79,13 +89,13 @@ struct SpikeThresholds {
     var speedMetersPerSecond: Double
     var distanceMeters: Double
 
-    init(_ segments: [TrackSegment], _ options: CleaningOptions) {
+    init(_ segments: [TrackSegment], steps: [[Double]], _ options: CleaningOptions) {
         var speeds: [Double] = []
         var distances: [Double] = []
-        for segment in segments where segment.fixes.count >= 2 {
+        for (segment, segmentSteps) in zip(segments, steps) where segment.fixes.count >= 2 {
             for k in 1..<segment.fixes.count {
                 let a = segment.fixes[k - 1], b = segment.fixes[k]
-                let distance = Self.stepMeters(a, b)
+                let distance = segmentSteps[k - 1]
                 distances.append(distance)
                 let dt = b.timeSeconds - a.timeSeconds
                 if dt > 0 { speeds.append(distance / dt) }
@@ -97,7 +107,12 @@ struct SpikeThresholds {
 
     /// Whether going from `a` to `b` is faster (or, without times, longer) than the track allows.
     func isJump(_ a: Fix, _ b: Fix) -> Bool {
-        let distance = Self.stepMeters(a, b)
+        isJump(a, b, meters: Self.stepMeters(a, b))
+    }
+
+    /// The same, with the distance already known.
+    @inline(__always)
+    func isJump(_ a: Fix, _ b: Fix, meters distance: Double) -> Bool {
         let dt = b.timeSeconds - a.timeSeconds
         if dt > 0 { return distance / dt > speedMetersPerSecond }
         return distance > distanceMeters

@@ -18,9 +18,10 @@ private func cairoAvailable() -> Bool {
 }
 
 /// Compares our stroke with pycairo's on the same polyline (Debian's python3-cairo; .ci/run
-/// installs it). Measured on this machine: mean absolute difference 0.29 levels per channel,
-/// 99th percentile 3; the largest differences sit on the anti-aliased edge, where cairo's
-/// coverage comes from its own sampling and ours from the exact distance.
+/// installs it). Measured on this machine (printed by the test): mean absolute difference 0.12
+/// levels per channel, 99th percentile 3, largest 74 on a single pixel. The differences sit on the
+/// anti-aliased edge and in the tight curls of the figure, where cairo flattens and tessellates
+/// the path and samples its coverage, while ours is the exact distance to the polyline.
 @Suite(.enabled(if: cairoAvailable(), "needs /usr/bin/python3 with python3-cairo"))
 struct CairoReferenceTests {
     @Test func strokeMatchesCairo() throws {
