@@ -180,14 +180,9 @@ struct XMLScanner {
 
     private mutating func endTag(at tagStart: Int) throws(TrackDecodingError) -> Token {
         let count = bytes.count
-        var i = tagStart + 2
-        let qualifiedStart = i
-        var localStart = i
-        while i < count, bytes[i] != UInt8(ascii: ">"), !NumberParsing.isSpace(bytes[i]) {
-            if bytes[i] == UInt8(ascii: ":") { localStart = i + 1 }
-            i += 1
-        }
-        let nameEnd = i
+        let qualifiedStart = tagStart + 2
+        let (localStart, nameEnd) = qualifiedName(from: qualifiedStart, end: count, stop: UInt8(ascii: ">"))
+        var i = nameEnd
         while i < count, NumberParsing.isSpace(bytes[i]) { i += 1 }
         guard i < count, bytes[i] == UInt8(ascii: ">") else {
             throw error(at: tagStart, "unexpected end of file inside the end tag </\(string(qualifiedStart, nameEnd))")
@@ -250,6 +245,19 @@ struct XMLScanner {
             throw error(at: tagStart, "unexpected end of file inside <!DOCTYPE")
         }
         throw error(at: tagStart, "expected a comment, CDATA or DOCTYPE after '<!'")
+    }
+
+    /// Scans a possibly prefixed name from `start` to whitespace, `stop` or `end`; returns where
+    /// the local part (after the last ':') starts and where the name ends.
+    @inline(__always)
+    func qualifiedName(from start: Int, end: Int, stop: UInt8) -> (localStart: Int, end: Int) {
+        var i = start
+        var localStart = start
+        while i < end, bytes[i] != stop, !NumberParsing.isSpace(bytes[i]) {
+            if bytes[i] == UInt8(ascii: ":") { localStart = i + 1 }
+            i += 1
+        }
+        return (localStart, i)
     }
 
     private func startsWith(_ literal: StaticString, at offset: Int) -> Bool {

@@ -9,12 +9,8 @@ extension XMLScanner {
             while i < end, NumberParsing.isSpace(bytes[i]) { i += 1 }
             if i >= end { break }
             let qualifiedStart = i
-            var localStart = i
-            while i < end, bytes[i] != UInt8(ascii: "="), !NumberParsing.isSpace(bytes[i]) {
-                if bytes[i] == UInt8(ascii: ":") { localStart = i + 1 }
-                i += 1
-            }
-            let nameEnd = i
+            let (localStart, nameEnd) = qualifiedName(from: i, end: end, stop: UInt8(ascii: "="))
+            i = nameEnd
             while i < end, NumberParsing.isSpace(bytes[i]) { i += 1 }
             guard i < end, bytes[i] == UInt8(ascii: "="), nameEnd > qualifiedStart else {
                 throw error(at: qualifiedStart, "expected name=\"value\" in the attributes of <\(string(token.nameStart, token.nameEnd))>")
