@@ -17,22 +17,23 @@ public enum FileStore {
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError("read", path, code: EISDIR) }
         let size = Int(info.st_size)
         guard size <= maximumBytes else { throw FileError("read", path, code: EFBIG) }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        let failure: Int32? = bytes.withUnsafeMutableBytes { buffer in
+        var failure: Int32? = nil
+        // Read straight into uninitialised storage: zero-filling first would touch every page twice.
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var filled = 0
             while filled < size {
                 let count = read(descriptor, buffer.baseAddress! + filled, size - filled)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return errno
+                    failure = errno
+                    break
                 }
                 if count == 0 { break }  // the file shrank while being read
                 filled += count
             }
-            return nil
+            initialized = filled
         }
         if let failure { throw FileError("read", path, code: failure) }
-        if filled < size { bytes.removeLast(size - filled) }
         return bytes
     }
 

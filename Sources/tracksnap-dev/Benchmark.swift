@@ -98,11 +98,13 @@ enum Benchmark {
         for pixel in 0..<(canvas.width * canvas.height) {
             colors.insert(UInt32(canvas.pixels[pixel * 4]) << 16 | UInt32(canvas.pixels[pixel * 4 + 1]) << 8 | UInt32(canvas.pixels[pixel * 4 + 2]))
         }
-        var rgb = PNGSettings()
-        rgb.layout = .trueColor
-        var variants: [(String, PNGSettings)] = [("TrackSnap default", PNGSettings()), ("RGB, up filter, Z_RLE, level 6", rgb)]
-        for (label, filter, level, strategy) in [("RGB, up, Z_RLE, level 1", Int32(0x20), Int32(1), Int32(3)), ("RGB, none, Z_RLE", 0x08, 6, 3), ("RGB, sub, Z_RLE", 0x10, 6, 3), ("RGB, up, default strategy, level 1", 0x20, 1, 0), ("RGB, up, Z_FILTERED, level 1", 0x20, 1, 1)] {
-            var settings = rgb
+        var variants: [(String, PNGSettings)] = [("TrackSnap default (palette when exact, else RGB up, level 1)", PNGSettings())]
+        for (label, filter, level, strategy) in [
+            ("RGB, up, Z_RLE", Int32(0x20), Int32(6), Int32(3)), ("RGB, none, Z_RLE", 0x08, 6, 3), ("RGB, sub, Z_RLE", 0x10, 6, 3),
+            ("RGB, up, level 1", 0x20, 1, 0), ("RGB, up, level 6", 0x20, 6, 0), ("RGB, up, Z_FILTERED, level 1", 0x20, 1, 1),
+        ] {
+            var settings = PNGSettings()
+            settings.layout = .trueColor
             settings.filterFlags = filter
             settings.compressionLevel = level
             settings.compressionStrategy = strategy
