@@ -67,8 +67,3 @@ public struct MapRect: Sendable, Equatable {
     public var height: Double { maxY - minY }
     /// The centre point.
     public var center: MercatorPoint { MercatorPoint(xMeters: (minX + maxX) / 2, yMeters: (minY + maxY) / 2) }
-    /// The smallest rectangle holding both.
-    public func union(_ other: MapRect) -> MapRect {
-        MapRect(minX: min(minX, other.minX), minY: min(minY, other.minY), maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
-    }
-}

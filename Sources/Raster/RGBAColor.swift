@@ -35,13 +35,6 @@ public struct RGBAColor: Sendable, Equatable, Hashable, Codable, CustomStringCon
         }.joined()
     }
 
-    /// The same colour with another opacity (0...1).
-    public func withOpacity(_ opacity: Double) -> RGBAColor {
-        var copy = self
-        copy.alpha = UInt8((min(max(opacity, 0), 1) * 255).rounded())
-        return copy
-    }
-
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let color = RGBAColor(hex: text) else {
