@@ -67,3 +67,4 @@ public struct MapRect: Sendable, Equatable {
     public var height: Double { maxY - minY }
     /// The centre point.
     public var center: MercatorPoint { MercatorPoint(xMeters: (minX + maxX) / 2, yMeters: (minY + maxY) / 2) }
+}
