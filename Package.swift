@@ -29,7 +29,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "FileStore", swiftSettings: strict),
         .target(name: "TrackSynthesis", dependencies: ["TrackModel"], swiftSettings: strict),
-        .executableTarget(name: "tracksnap", dependencies: ["SnapshotRendering", "TrackFormats", "TrackModel", "FileStore"], swiftSettings: strict),
+        .executableTarget(name: "tracksnap", dependencies: ["SnapshotRendering", "FileStore"], swiftSettings: strict),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
             name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackSynthesis", "FileStore"], swiftSettings: strict),

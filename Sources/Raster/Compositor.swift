@@ -3,13 +3,9 @@
 /// opacity. Because the mask is a union (see `CoverageMask`), overlaps are blended once.
 public enum Compositor {
     /// Blends `color` over `canvas` where `mask` covers it.
+    /// The mask is placed on the canvas at its origin and must lie inside it.
     public static func fill(_ canvas: inout Canvas, mask: CoverageMask, color: RGBAColor) {
-        precondition(canvas.width == mask.width && canvas.height == mask.height, "mask and canvas sizes differ")
-        fill(&canvas, mask: mask, color: color, originX: 0, originY: 0)
-    }
-
-    /// Blends through a mask placed with its top-left pixel at (originX, originY) of the canvas.
-    static func fill(_ canvas: inout Canvas, mask: CoverageMask, color: RGBAColor, originX: Int, originY: Int) {
+        let originX = mask.originX, originY = mask.originY
         precondition(originX >= 0 && originY >= 0 && originX + mask.width <= canvas.width && originY + mask.height <= canvas.height, "mask outside the canvas")
         guard !mask.isEmpty, color.alpha > 0 else { return }
         let width = mask.width, canvasWidth = canvas.width
@@ -44,28 +40,5 @@ public enum Compositor {
                 }
             }
         }
-    }
-
-    /// Blends a filled, anti-aliased disc (a marker): coverage `clamp(r + 0.5 − d)` from the pixel
-    /// centre's distance to `center`. A disc is one convex shape, so it needs no union mask.
-    public static func fillDisc(_ canvas: inout Canvas, centerX: Double, centerY: Double, radiusPixels: Double, color: RGBAColor) {
-        let reach = radiusPixels + 0.5
-        let rowStart = max(0, Int((centerY - reach - 0.5).rounded(.down)))
-        let rowEnd = min(canvas.height - 1, Int((centerY + reach - 0.5).rounded(.up)))
-        let columnStart = max(0, Int((centerX - reach - 0.5).rounded(.down)))
-        let columnEnd = min(canvas.width - 1, Int((centerX + reach - 0.5).rounded(.up)))
-        guard rowStart <= rowEnd, columnStart <= columnEnd else { return }
-        var mask = CoverageMask(width: columnEnd - columnStart + 1, height: rowEnd - rowStart + 1)
-        for row in rowStart...rowEnd {
-            for column in columnStart...columnEnd {
-                let dx = Double(column) + 0.5 - centerX, dy = Double(row) + 0.5 - centerY
-                let value = (reach - (dx * dx + dy * dy).squareRoot()) * 255
-                if value > 0 {
-                    mask.values[(row - rowStart) * mask.width + column - columnStart] = value >= 255 ? 255 : UInt8(value + 0.5)
-                }
-            }
-        }
-        mask.touch(minX: 0, minY: 0, maxX: mask.width - 1, maxY: mask.height - 1)
-        fill(&canvas, mask: mask, color: color, originX: columnStart, originY: rowStart)
     }
 }

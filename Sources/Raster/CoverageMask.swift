@@ -1,20 +1,27 @@
 /// How much of each pixel a shape covers, 0 (none) ... 255 (all), plus the rectangle that has been
 /// touched so compositing can skip the rest. Shapes are combined by maximum, which makes a mask
-/// the *union* of its shapes: overlaps never count twice.
+/// the *union* of its shapes: overlaps never count twice. A mask may cover only part of a canvas:
+/// its pixel (0, 0) is the canvas pixel (originX, originY), so a marker needs no canvas-sized mask.
 public struct CoverageMask: Sendable {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
     public let height: Int
+    /// Canvas column of the mask's first column.
+    public let originX: Int
+    /// Canvas row of the mask's first row.
+    public let originY: Int
     /// Row-major coverage values.
     public var values: [UInt8]
     /// Touched rectangle, inclusive; empty when `minX > maxX`.
     public var minX: Int, minY: Int, maxX: Int, maxY: Int
 
-    /// An empty mask.
-    public init(width: Int, height: Int) {
+    /// An empty mask, placed at (originX, originY) on the canvas.
+    public init(width: Int, height: Int, originX: Int = 0, originY: Int = 0) {
         self.width = width
         self.height = height
+        self.originX = originX
+        self.originY = originY
         values = [UInt8](repeating: 0, count: width * height)
         minX = width
         minY = height
@@ -25,7 +32,7 @@ public struct CoverageMask: Sendable {
     /// Whether nothing has been drawn.
     public var isEmpty: Bool { minX > maxX }
 
-    /// Coverage at a pixel as a fraction 0...1.
+    /// Coverage at a mask pixel as a fraction 0...1.
     public func coverage(x: Int, y: Int) -> Double { Double(values[y * width + x]) / 255 }
 
     /// Grows the touched rectangle.

@@ -12,10 +12,11 @@ import MapGeometry
 /// This is the hot loop; it works on raw pointers and stays in this file.
 public enum StrokeRasterizer {
     /// Adds the polylines' stroke (half width `radiusPixels`) to `mask`. A one-point polyline is a dot.
+    /// Points are in canvas pixels; the mask's origin places it on the canvas.
     public static func stroke(_ polylines: [[PixelPoint]], radiusPixels: Double, into mask: inout CoverageMask) {
-        let (width, height) = (mask.width, mask.height)
+        let area = Area(mask)
         let touched = mask.values.withUnsafeMutableBufferPointer { values in
-            rasterize(polylines, width, height, radiusPixels, values.baseAddress!, 0, nil)
+            rasterize(polylines, area, radiusPixels, values.baseAddress!, 0, nil)
         }
         if let touched { mask.touch(minX: touched.minX, minY: touched.minY, maxX: touched.maxX, maxY: touched.maxY) }
     }
@@ -26,11 +27,11 @@ public enum StrokeRasterizer {
         _ polylines: [[PixelPoint]], radiusPixels: Double, into mask: inout CoverageMask,
         casingRadiusPixels: Double, casing: inout CoverageMask
     ) {
-        precondition(mask.width == casing.width && mask.height == casing.height, "mask sizes differ")
-        let (width, height) = (mask.width, mask.height)
+        let area = Area(mask)
+        precondition(area == Area(casing), "route and casing masks must cover the same pixels")
         let touched = mask.values.withUnsafeMutableBufferPointer { values in
             casing.values.withUnsafeMutableBufferPointer { casingValues in
-                rasterize(polylines, width, height, radiusPixels, values.baseAddress!, casingRadiusPixels, casingValues.baseAddress!)
+                rasterize(polylines, area, radiusPixels, values.baseAddress!, casingRadiusPixels, casingValues.baseAddress!)
             }
         }
         if let touched {
@@ -39,23 +40,38 @@ public enum StrokeRasterizer {
         }
     }
 
+    /// The pixels a mask covers on the canvas.
+    private struct Area: Equatable {
+        var width: Int, height: Int, originX: Double, originY: Double
+        init(_ mask: CoverageMask) {
+            width = mask.width
+            height = mask.height
+            originX = Double(mask.originX)
+            originY = Double(mask.originY)
+        }
+    }
+
     private struct Touched {
         var minX: Int, minY: Int, maxX: Int, maxY: Int
     }
 
     private static func rasterize(
-        _ polylines: [[PixelPoint]], _ width: Int, _ height: Int,
+        _ polylines: [[PixelPoint]], _ area: Area,
         _ radius: Double, _ values: UnsafeMutablePointer<UInt8>,
         _ casingRadius: Double, _ casingValues: UnsafeMutablePointer<UInt8>?
     ) -> Touched? {
+        let (width, height) = (area.width, area.height)
         var touched = Touched(minX: width, minY: height, maxX: -1, maxY: -1)
+        // Canvas pixels to mask pixels.
+        func local(_ point: PixelPoint) -> PixelPoint { PixelPoint(x: point.x - area.originX, y: point.y - area.originY) }
         for polyline in polylines where !polyline.isEmpty {
             polyline.withUnsafeBufferPointer { points in
                 if points.count == 1 {
-                    segment(points[0], points[0], width, height, radius, values, casingRadius, casingValues, &touched)
+                    let a = local(points[0])
+                    segment(a, a, width, height, radius, values, casingRadius, casingValues, &touched)
                 }
                 for index in points.indices.dropFirst() {
-                    segment(points[index - 1], points[index], width, height, radius, values, casingRadius, casingValues, &touched)
+                    segment(local(points[index - 1]), local(points[index]), width, height, radius, values, casingRadius, casingValues, &touched)
                 }
             }
         }

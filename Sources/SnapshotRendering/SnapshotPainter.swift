@@ -32,7 +32,15 @@ enum SnapshotPainter {
     }
 
     private static func marker(_ canvas: inout Canvas, at point: PixelPoint, radius: Double, ringWidth: Double, fill: RGBAColor, ring: RGBAColor) {
-        Compositor.fillDisc(&canvas, centerX: point.x, centerY: point.y, radiusPixels: radius, color: ring)
-        Compositor.fillDisc(&canvas, centerX: point.x, centerY: point.y, radiusPixels: max(0.5, radius - ringWidth), color: fill)
+        for (discRadius, color) in [(radius, ring), (max(0.5, radius - ringWidth), fill)] {
+            // A mask just around the disc: a canvas-sized one would be mostly zeroing.
+            let reach = discRadius + 1
+            let minX = max(0, Int((point.x - reach).rounded(.down))), maxX = min(canvas.width - 1, Int((point.x + reach).rounded(.up)))
+            let minY = max(0, Int((point.y - reach).rounded(.down))), maxY = min(canvas.height - 1, Int((point.y + reach).rounded(.up)))
+            guard minX <= maxX, minY <= maxY else { return }
+            var mask = CoverageMask(width: maxX - minX + 1, height: maxY - minY + 1, originX: minX, originY: minY)
+            StrokeRasterizer.stroke([[point]], radiusPixels: discRadius, into: &mask)
+            Compositor.fill(&canvas, mask: mask, color: color)
+        }
     }
 }

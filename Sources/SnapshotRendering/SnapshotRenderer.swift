@@ -29,12 +29,7 @@ public enum SnapshotRenderer {
     ) throws(SnapshotError) -> RenderedSnapshot {
         if let problem = options.validationProblem() { throw .invalidOptions(problem) }
         var clock = StageClock()
-        let track: Track
-        do {
-            track = try TrackDecoder.decode(trackBytes, fileName: fileName, limits: options.limits)
-        } catch {
-            throw .decoding(error)
-        }
+        let track = try decode(trackBytes: trackBytes, fileName: fileName, options: options)
         let parse = clock.lap()
         var snapshot = try render(track: track, options: options)
         snapshot.timings.parse = parse
@@ -47,6 +42,28 @@ public enum SnapshotRenderer {
     ) throws(SnapshotError) -> RenderedSnapshot {
         try trackBytes.withUnsafeBufferPointer { buffer throws(SnapshotError) in
             try render(trackBytes: buffer, fileName: fileName, options: options)
+        }
+    }
+
+    /// The first stage on its own: sniffs the format and decodes the track. Call it, then
+    /// `render(track:options:)`, to release a large file's bytes before rendering (about half the
+    /// peak memory of a 100 MB track).
+    public static func decode(
+        trackBytes: UnsafeBufferPointer<UInt8>, fileName: String? = nil, options: RenderOptions = RenderOptions()
+    ) throws(SnapshotError) -> Track {
+        do {
+            return try TrackDecoder.decode(trackBytes, fileName: fileName, limits: options.limits)
+        } catch {
+            throw .decoding(error)
+        }
+    }
+
+    /// The same, from an array of bytes.
+    public static func decode(
+        trackBytes: [UInt8], fileName: String? = nil, options: RenderOptions = RenderOptions()
+    ) throws(SnapshotError) -> Track {
+        try trackBytes.withUnsafeBufferPointer { buffer throws(SnapshotError) in
+            try decode(trackBytes: buffer, fileName: fileName, options: options)
         }
     }
 

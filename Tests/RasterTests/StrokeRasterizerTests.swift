@@ -65,6 +65,20 @@ import MapGeometry
         #expect(abs(routeTotal - 4) < 0.04 && abs(casingTotal - 8) < 0.08)
     }
 
+    @Test func aMaskWithAnOriginCoversTheSamePixelsAsAFullOne() {
+        let route = [[PixelPoint(x: 12.3, y: 20.7), PixelPoint(x: 30.1, y: 25.2)], [PixelPoint(x: 21.5, y: 22.5)]]
+        var full = CoverageMask(width: 40, height: 40)
+        StrokeRasterizer.stroke(route, radiusPixels: 3, into: &full)
+        var part = CoverageMask(width: 16, height: 12, originX: 14, originY: 17)
+        StrokeRasterizer.stroke(route, radiusPixels: 3, into: &part)
+        for y in 0..<12 {
+            for x in 0..<16 {
+                #expect(part.coverage(x: x, y: y) == full.coverage(x: x + 14, y: y + 17), "\(x),\(y)")
+            }
+        }
+        #expect(part.minX == 0 && part.maxX == 15)
+    }
+
     @Test func strokesOutsideTheCanvasAreClipped() {
         var mask = CoverageMask(width: 10, height: 10)
         StrokeRasterizer.stroke([[PixelPoint(x: -50, y: -50), PixelPoint(x: 60, y: 60)], [PixelPoint(x: 500, y: 500)]], radiusPixels: 2, into: &mask)
