@@ -28,8 +28,22 @@ let package = Package(
             dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding"],
             swiftSettings: strict),
         .target(name: "FileStore", swiftSettings: strict),
+        .target(name: "ContentHash", swiftSettings: strict),
+        .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"], swiftSettings: strict),
+        .target(
+            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "FileStore", "ContentHash"],
+            swiftSettings: strict),
+        .target(
+            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash"],
+            swiftSettings: strict),
+        .target(
+            name: "BatchRun",
+            dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash"],
+            swiftSettings: strict),
         .target(name: "TrackSynthesis", dependencies: ["TrackModel"], swiftSettings: strict),
-        .executableTarget(name: "tracksnap", dependencies: ["SnapshotRendering", "FileStore"], swiftSettings: strict),
+        .executableTarget(
+            name: "tracksnap", dependencies: ["SnapshotRendering", "FileStore", "JobQueue", "BatchRun"],
+            swiftSettings: strict),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
             name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackSynthesis", "FileStore"], swiftSettings: strict),
@@ -40,6 +54,12 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: strict),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"], swiftSettings: strict),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"], swiftSettings: strict),
+        .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"], swiftSettings: strict),
+        .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore"], swiftSettings: strict),
+        .testTarget(
+            name: "BatchRunTests",
+            dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore"],
+            swiftSettings: strict),
         .testTarget(
             name: "SnapshotRenderingTests", dependencies: ["SnapshotRendering", "TrackSynthesis"],
             swiftSettings: strict),

@@ -13,8 +13,8 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `errno` value.
     public var code: Int32
 
-    /// Creates an error from the current `errno`.
-    init(_ operation: String, _ path: String, code: Int32 = errno) {
+    /// Creates an error from the current `errno` (or `code`).
+    public init(_ operation: String, _ path: String, code: Int32 = errno) {
         self.operation = operation
         self.path = path
         self.code = code

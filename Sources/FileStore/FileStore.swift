@@ -43,7 +43,7 @@ public enum FileStore {
     /// On any failure the temporary is removed and the previous file is left untouched.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileError) {
         let (directory, name) = split(path)
-        let temporary = directory + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = directory + "/" + TemporaryName.make(for: name)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw FileError("create", temporary) }
         let failure: FileError? = {

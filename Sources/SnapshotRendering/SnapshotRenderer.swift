@@ -23,6 +23,10 @@ public struct RenderedSnapshot: Sendable {
 /// try write(snapshot.png)
 /// ```
 public enum SnapshotRenderer {
+    /// The renderer's version, part of every cache key. Bump it whenever the same track and
+    /// options would give different pixels, so caches re-render everything.
+    public static let version = "1"
+
     /// Decodes, cleans, fits, simplifies, rasterizes and encodes one track.
     public static func render(
         trackBytes: UnsafeBufferPointer<UInt8>, fileName: String? = nil, options: RenderOptions = RenderOptions()

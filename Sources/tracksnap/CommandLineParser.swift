@@ -1,3 +1,5 @@
+import BatchRun
+import JobQueue
 import SnapshotRendering
 
 /// What the user asked for.
@@ -5,66 +7,84 @@ enum Command {
     case help(topic: String?)
     case version
     case render(RenderRequest)
+    case enqueue(EnqueueRequest)
+    case run(RunRequest)
+    case status(StatusRequest)
+    case listing(RunConfiguration)
+    /// Internal: one worker process of `run` (not in --help; started by the supervisor).
+    case worker(RunConfiguration)
 }
 
 /// `tracksnap render` with its options.
 struct RenderRequest {
-    var input: String
-    var output: String
+    var input = ""
+    var output = ""
     var options = RenderOptions()
     var printsInfo = false
 }
 
+/// `tracksnap enqueue`.
+struct EnqueueRequest {
+    var paths: [String] = []
+    var jobsDirectory = "Jobs"
+    var quiet = false
+}
+
+/// `tracksnap run`.
+struct RunRequest {
+    var configuration = RunConfiguration()
+    var quiet = false
+    var json = false
+}
+
+/// `tracksnap status`.
+struct StatusRequest {
+    var jobsDirectory = "Jobs"
+    var json = false
+}
+
 /// Hand-written parsing (the project uses no packages): subcommand first, then options in any order.
 enum CommandLineParser {
-    static func parse(_ arguments: [String]) throws -> Command {
+    static func parse(_ arguments: [String], environment: [String: String]) throws -> Command {
         guard let first = arguments.first else { return .help(topic: nil) }
+        var scanner = ArgumentScanner(Array(arguments.dropFirst()), command: first)
         switch first {
         case "-h", "--help", "help": return .help(topic: arguments.dropFirst().first)
         case "--version", "version": return .version
-        case "render": return try parseRender(Array(arguments.dropFirst()))
+        case "render": return try parseRender(&scanner)
+        case "enqueue": return try parseEnqueue(&scanner)
+        case "run": return try parseRun(&scanner, environment: environment)
+        case "status": return try parseStatus(&scanner)
+        case "listing": return try parseListing(&scanner)
+        case "__worker": return .worker(try parseWorker(&scanner, environment: environment))
         default: throw UsageError(message: "unknown command '\(first)'")
         }
     }
 
-    private static func parseRender(_ arguments: [String]) throws -> Command {
+    private static func parseRender(_ scanner: inout ArgumentScanner) throws -> Command {
+        var request = RenderRequest()
         var input: String?
         var output: String?
-        var request = RenderRequest(input: "", output: "")
-        var index = 0
-        func value(_ option: String) throws -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "\(option) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
+        while let argument = scanner.next() {
             switch argument {
             case "-h", "--help": return .help(topic: "render")
-            case "-o", "--output": output = try value(argument)
+            case "-o", "--output": output = try scanner.value()
             case "--size":
-                let text = try value(argument)
+                let text = try scanner.value()
                 let parts = text.split(separator: "x", omittingEmptySubsequences: false)
                 guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
                     throw UsageError(message: "--size expects WIDTHxHEIGHT in points, e.g. 512x512, found '\(text)'")
                 }
                 request.options.widthPoints = width
                 request.options.heightPoints = height
-            case "--scale":
-                let text = try value(argument)
-                guard let scale = Double(text) else { throw UsageError(message: "--scale expects a number such as 1 or 2, found '\(text)'") }
-                request.options.scale = scale
-            case "--padding":
-                let text = try value(argument)
-                guard let padding = Double(text) else { throw UsageError(message: "--padding expects a fraction such as 0.1, found '\(text)'") }
-                request.options.paddingFraction = padding
+            case "--scale": request.options.scale = try scanner.number("a number such as 1 or 2")
+            case "--padding": request.options.paddingFraction = try scanner.number("a fraction such as 0.1")
             case "--info": request.printsInfo = true
             default:
-                if argument.hasPrefix("-"), argument != "-" { throw UsageError(message: "unknown option '\(argument)' for render") }
+                try scanner.refuseOption(argument)
                 guard input == nil else { throw UsageError(message: "render takes one input file, found '\(input!)' and '\(argument)'") }
                 input = argument
             }
-            index += 1
         }
         guard let input else { throw UsageError(message: "render needs an input track file") }
         guard let output else { throw UsageError(message: "render needs -o OUTPUT.png") }
@@ -72,5 +92,191 @@ enum CommandLineParser {
         request.input = input
         request.output = output
         return .render(request)
+    }
+
+    private static func parseEnqueue(_ scanner: inout ArgumentScanner) throws -> Command {
+        var request = EnqueueRequest()
+        while let argument = scanner.next() {
+            switch argument {
+            case "-h", "--help": return .help(topic: "enqueue")
+            case "--jobs": request.jobsDirectory = try scanner.value()
+            case "--quiet", "-q": request.quiet = true
+            default:
+                try scanner.refuseOption(argument)
+                request.paths.append(argument)
+            }
+        }
+        guard !request.paths.isEmpty else { throw UsageError(message: "enqueue needs at least one file or folder") }
+        return .enqueue(request)
+    }
+
+    private static func parseRun(_ scanner: inout ArgumentScanner, environment: [String: String]) throws -> Command {
+        var request = RunRequest()
+        var shardsForAuto: Int?
+        var wantsAuto = false
+        request.configuration = baseConfiguration(environment)
+        while let argument = scanner.next() {
+            switch argument {
+            case "-h", "--help": return .help(topic: "run")
+            case "--quiet", "-q": request.quiet = true
+            case "--json": request.json = true
+            case "--workers":
+                let workers = try scanner.integer("a number of worker processes")
+                guard (1...256).contains(workers) else { throw UsageError(message: "--workers must be between 1 and 256, found \(workers)") }
+                request.configuration.workers = workers
+            case "--shard":
+                let text = try scanner.value()
+                if text == "auto" {
+                    wantsAuto = true
+                } else {
+                    guard let shard = ShardSelection(parsing: text) else {
+                        throw UsageError(message: "--shard expects i/N with 0 <= i < N (e.g. 0/4) or 'auto', found '\(text)'")
+                    }
+                    request.configuration.shard = shard
+                }
+            case "--shards":
+                let count = try scanner.integer("the number of shards")
+                guard count >= 1 else { throw UsageError(message: "--shards must be at least 1, found \(count)") }
+                shardsForAuto = count
+            case "--no-lock": request.configuration.usesLock = false
+            default:
+                if try parseShared(argument, &scanner, into: &request.configuration) { continue }
+                try scanner.refuseOption(argument)
+                throw UsageError(message: "run takes no positional arguments, found '\(argument)' (queue files with 'tracksnap enqueue')")
+            }
+        }
+        if wantsAuto {
+            guard let count = shardsForAuto else { throw UsageError(message: "--shard auto needs --shards N") }
+            switch ShardSelection.automatic(count: count, environment: environment) {
+            case .success(let shard): request.configuration.shard = shard
+            case .failure(let error): throw UsageError(message: error.message)
+            }
+        } else if shardsForAuto != nil {
+            throw UsageError(message: "--shards N goes with --shard auto; use --shard i/N for a fixed shard")
+        }
+        if let problem = request.configuration.settings.validationProblem() { throw UsageError(message: problem) }
+        return .run(request)
+    }
+
+    private static func parseStatus(_ scanner: inout ArgumentScanner) throws -> Command {
+        var request = StatusRequest()
+        while let argument = scanner.next() {
+            switch argument {
+            case "-h", "--help": return .help(topic: "status")
+            case "--jobs": request.jobsDirectory = try scanner.value()
+            case "--json": request.json = true
+            default:
+                try scanner.refuseOption(argument)
+                throw UsageError(message: "status takes no positional arguments, found '\(argument)'")
+            }
+        }
+        return .status(request)
+    }
+
+    private static func parseListing(_ scanner: inout ArgumentScanner) throws -> Command {
+        var configuration = RunConfiguration()
+        while let argument = scanner.next() {
+            if argument == "-h" || argument == "--help" { return .help(topic: "listing") }
+            if try parseShared(argument, &scanner, into: &configuration) { continue }
+            try scanner.refuseOption(argument)
+            throw UsageError(message: "listing takes no positional arguments, found '\(argument)'")
+        }
+        return .listing(configuration)
+    }
+
+    private static func parseWorker(_ scanner: inout ArgumentScanner, environment: [String: String]) throws -> RunConfiguration {
+        var configuration = baseConfiguration(environment)
+        while let argument = scanner.next() {
+            if try parseShared(argument, &scanner, into: &configuration) { continue }
+            switch argument {
+            case "--shard":
+                let text = try scanner.value()
+                guard let shard = ShardSelection(parsing: text) else { throw UsageError(message: "bad --shard '\(text)'") }
+                configuration.shard = shard
+            default: throw UsageError(message: "unknown worker option '\(argument)'")
+            }
+        }
+        return configuration
+    }
+
+    /// Options `run`, `listing` and the worker share. Returns false when `argument` is not one.
+    private static func parseShared(_ argument: String, _ scanner: inout ArgumentScanner, into configuration: inout RunConfiguration) throws -> Bool {
+        switch argument {
+        case "--jobs": configuration.jobsDirectory = try scanner.value()
+        case "--output": configuration.outputDirectory = try scanner.value()
+        case "--settle": configuration.settleSeconds = try scanner.number("seconds", range: 0...3600)
+        case "--lease": configuration.leaseSeconds = try scanner.number("seconds", range: 10...86400)
+        case "--job-timeout": configuration.jobTimeoutSeconds = try scanner.number("seconds", range: 1...86400)
+        case "--stop-deadline": configuration.stopDeadlineSeconds = try scanner.number("seconds", range: 0...3600)
+        case "--attempts":
+            let attempts = try scanner.integer("a number of attempts")
+            guard (1...100).contains(attempts) else { throw UsageError(message: "--attempts must be between 1 and 100, found \(attempts)") }
+            configuration.maxAttempts = attempts
+        default: return false
+        }
+        return true
+    }
+
+    /// Defaults plus what the environment says (the renderer-version override exists so tests can
+    /// show that a version bump re-renders everything).
+    private static func baseConfiguration(_ environment: [String: String]) -> RunConfiguration {
+        var configuration = RunConfiguration()
+        configuration.version = TrackSnapVersion.string
+        if let version = environment["TRACKSNAP_RENDERER_VERSION"], !version.isEmpty {
+            configuration.settings.rendererVersion = version
+        }
+        return configuration
+    }
+}
+
+/// Walks the arguments after the subcommand.
+struct ArgumentScanner {
+    private let arguments: [String]
+    private let command: String
+    private var index = 0
+    private var current = ""
+
+    init(_ arguments: [String], command: String) {
+        self.arguments = arguments
+        self.command = command
+    }
+
+    /// The next argument, or nil at the end.
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        current = arguments[index]
+        index += 1
+        return current
+    }
+
+    /// The value after the current option.
+    mutating func value() throws -> String {
+        let option = current
+        guard let value = next() else { throw UsageError(message: "\(option) needs a value") }
+        return value
+    }
+
+    /// A number after the current option.
+    mutating func number(_ expected: String, range: ClosedRange<Double>? = nil) throws -> Double {
+        let option = current
+        let text = try value()
+        guard let number = Double(text), number.isFinite else { throw UsageError(message: "\(option) expects \(expected), found '\(text)'") }
+        if let range, !range.contains(number) {
+            throw UsageError(message: "\(option) must be between \(range.lowerBound) and \(range.upperBound) \(expected), found \(text)")
+        }
+        return number
+    }
+
+    /// An integer after the current option.
+    mutating func integer(_ expected: String) throws -> Int {
+        let option = current
+        let text = try value()
+        guard let number = Int(text) else { throw UsageError(message: "\(option) expects \(expected), found '\(text)'") }
+        return number
+    }
+
+    /// Throws for an option the command does not know.
+    func refuseOption(_ argument: String) throws {
+        if argument.hasPrefix("-"), argument != "-" { throw UsageError(message: "unknown option '\(argument)' for \(command)") }
     }
 }

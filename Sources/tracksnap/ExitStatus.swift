@@ -1,3 +1,4 @@
+import BatchRun
 import FileStore
 import Foundation
 import SnapshotRendering
@@ -27,6 +28,12 @@ enum ExitStatus: Int32 {
             case let error as UsageError: return (.usage, "\(error.message)\nRun 'tracksnap --help' for usage.")
             case let error as InputFileError: return (error.error.isInvalidInput ? .invalidInput : .unexpected, "\(error.path): \(error.error)")
             case let error as FileError: return (error.isEnvironmental ? .temporary : (error.isNotFound ? .invalidInput : .unexpected), error.description)
+            case let error as RunError:
+                switch error {
+                case .busy(let lockPath): return (.temporary, "another run is active on this queue (\(lockPath) is locked); try again later")
+                case .file(let error): return (error.isEnvironmental ? .temporary : (error.isNotFound ? .usage : .unexpected), error.description)
+                case .spawn(let error): return (.unexpected, error.message)
+                }
             default: return (.unexpected, "\(error)")
             }
         }()

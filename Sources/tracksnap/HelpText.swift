@@ -1,28 +1,46 @@
 /// The text of `--help`. Kept next to the parser so the two tell the same story.
 enum HelpText {
     static func text(for topic: String?) -> String {
-        topic == "render" ? render : overview
+        switch topic {
+        case "render": return render
+        case "enqueue": return enqueue
+        case "run": return run
+        case "status": return status
+        case "listing": return listing
+        default: return overview
+        }
     }
 
     static let overview = """
         tracksnap \(TrackSnapVersion.string): map snapshots (PNG) of recorded GPS tracks.
 
         USAGE
+          tracksnap enqueue PATH... [--jobs DIR]
+          tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
+                        [--quiet] [--json]
+          tracksnap status [--jobs DIR] [--json]
+          tracksnap listing [--jobs DIR] [--output DIR]
           tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--info]
-          tracksnap --help | --version
+          tracksnap --help [COMMAND] | --version
 
         COMMANDS
-          render    Draw one track file (GPX 1.0/1.1 or CSV; the format is read from the content)
-                    as a PNG map snapshot.
+          enqueue   Queue every track file under the given files or folders (never changes them).
+          run       Render the queue with a pool of worker processes into OUTPUT/thumbs and refresh
+                    OUTPUT/index.html and OUTPUT/index.json. Unchanged tracks are cache hits.
+          status    Counts of queued, running, done and failed jobs, and why each failure failed.
+          listing   Rebuild the listing from all finished jobs (the fan-in step after sharded runs).
+          render    Draw one track file as a PNG map snapshot.
 
-        Run 'tracksnap render --help' for the render options.
+        Formats read (from the content, not the name): GPX 1.0/1.1 and CSV.
+        Run 'tracksnap --help COMMAND' for a command's options.
 
         EXIT STATUS
-          0   success
+          0   success (for run: every job done or quarantined)
           1   unexpected failure
-          2   bad command line
-          65  the input is not a readable track (the message names the file, format and position)
-          75  temporary failure (e.g. disk full): retry later
+          2   bad command line or configuration
+          65  render: the input is not a readable track (the message names the file, format and position)
+          75  temporary failure, retry later: another run holds the queue's lock, the disk is full or
+              read-only, or the run was stopped by a signal with jobs left
         """
 
     static let render = """
@@ -44,5 +62,73 @@ enum HelpText {
                               ([minX, minY, maxX, maxY], metres: the exact map rect shown), and
                               name, dropped, elevation_gain_m, start_time, scale
           -h, --help          show this help
+        """
+
+    static let enqueue = """
+        USAGE
+          tracksnap enqueue PATH... [--jobs DIR] [--quiet]
+
+        Queues every track file (.gpx .tcx .fit .kml .kmz .geojson .json .csv, optionally .gz)
+        under the given files and folders, recursively (dot-files and the queue itself are
+        skipped). Each becomes a job in DIR/new: a hard link when possible, else a read-only copy.
+        Your files are never moved, modified or deleted. A file unchanged (size, mtime, inode)
+        since it was last queued is not queued again, so a nightly enqueue is cheap.
+
+        OPTIONS
+          --jobs DIR     the queue folder (default Jobs)
+          -q, --quiet    no summary line
+        """
+
+    static let run = """
+        USAGE
+          tracksnap run [options]
+
+        Drains the queue with a pool of worker processes, then refreshes OUTPUT/index.json and
+        OUTPUT/index.html. Each track's images are named by its cache key (SHA-256 of its bytes,
+        the render settings and the renderer version) and published atomically, so a rerun over
+        unchanged tracks renders nothing and a static server never sees a partial file. Jobs end
+        in DIR/done or, with a reason, in DIR/failed ('tracksnap status'). Files written straight
+        into DIR/new are picked up once they have not changed for --settle seconds.
+
+        OPTIONS
+          --jobs DIR          the queue folder (default Jobs)
+          --output DIR        the published folder (default Output)
+          --workers N         worker processes (default: the number of cores)
+          --shard i/N         take only shard i of N (0-based; by a stable hash of the job name)
+          --shard auto --shards N
+                              the shard index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job)
+                              or SLURM_ARRAY_TASK_ID (Slurm array); refused when missing or out of range
+          --quiet             print nothing unless a job failed (for cron)
+          --json              print {"claimed","rendered","cached","failed","returned","seconds",...}
+          --settle S          wait until a dropped-in file is S seconds old (default 3)
+          --job-timeout S     kill and retry a job running longer (default 120)
+          --attempts K        quarantine a job after K crashes or timeouts (default 3)
+          --lease S           a claim from another host is stale after S seconds without a
+                              heartbeat (default 600)
+          --stop-deadline S   after SIGTERM/SIGINT, jobs in flight get S seconds (default 20);
+                              a second signal aborts at once. Unfinished jobs go back to the queue.
+          --no-lock           do not take the per-host lock (safe: it only avoids duplicate work)
+
+        On a terminal a progress bar shows done/total, tracks/s, ETA and failures; otherwise one
+        line per failure and a summary. Exit status 0 when every job is done or quarantined, 75
+        when another run holds the lock, the disk is full, or a signal stopped the run early.
+        """
+
+    static let status = """
+        USAGE
+          tracksnap status [--jobs DIR] [--json]
+
+        Counts of queued, running, done and failed jobs, and every failure with its class
+        (invalid-input, crash, timeout, render, name), message and attempts. --json prints
+        {"queued": n, "running": n, "done": n, "failed": [{"job", "class", "message", "attempts"}]}.
+        """
+
+    static let listing = """
+        USAGE
+          tracksnap listing [--jobs DIR] [--output DIR]
+
+        Rebuilds OUTPUT/index.json and OUTPUT/index.html from every finished job and removes
+        images no track references any more. Sharded runs refresh the listing but never prune;
+        run this once after all shards have finished.
         """
 }

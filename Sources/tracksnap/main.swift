@@ -4,7 +4,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: ExitStatus
 do {
-    switch try CommandLineParser.parse(arguments) {
+    switch try CommandLineParser.parse(arguments, environment: ProcessInfo.processInfo.environment) {
     case .help(let topic):
         print(HelpText.text(for: topic))
         status = .success
@@ -13,6 +13,16 @@ do {
         status = .success
     case .render(let request):
         status = try RenderCommand.run(request)
+    case .enqueue(let request):
+        status = try QueueCommands.enqueue(request)
+    case .run(let request):
+        status = try QueueCommands.run(request)
+    case .status(let request):
+        status = try QueueCommands.status(request)
+    case .listing(let configuration):
+        status = try QueueCommands.listing(configuration)
+    case .worker(let configuration):
+        status = QueueCommands.worker(configuration)
     }
 } catch {
     status = ExitStatus.report(error)

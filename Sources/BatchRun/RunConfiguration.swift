@@ -1,0 +1,64 @@
+import JobQueue
+import ThumbnailCache
+
+/// Everything `tracksnap run` needs. Plain values; every default is here.
+public struct RunConfiguration: Sendable {
+    /// The queue folder. Default: "Jobs".
+    public var jobsDirectory = "Jobs"
+    /// The published site. Default: "Output".
+    public var outputDirectory = "Output"
+    /// Worker processes. Default: the number of online cores.
+    public var workers = RunConfiguration.onlineCores
+    /// Which jobs this run takes. Default: all.
+    public var shard = ShardSelection.all
+    /// A job file in new/ modified this recently (and writable) waits. Default: 3 s.
+    public var settleSeconds = 3.0
+    /// A claim from another host without a heartbeat for this long is stale. Default: 600 s.
+    public var leaseSeconds = 600.0
+    /// A job running longer is killed and retried (counts as an attempt). Default: 120 s.
+    public var jobTimeoutSeconds = 120.0
+    /// After SIGTERM/SIGINT, in-flight jobs get this long to finish before they are returned.
+    /// Default: 20 s.
+    public var stopDeadlineSeconds = 20.0
+    /// Attempts before a crashing job is quarantined. Default: 3.
+    public var maxAttempts = 3
+    /// Whether the per-host lock is taken. Default: true. (Off only for tests that show
+    /// correctness does not depend on it.)
+    public var usesLock = true
+    /// What is rendered.
+    public var settings = ThumbnailSettings()
+    /// The version written into failure records.
+    public var version = ""
+
+    /// The defaults above.
+    public init() {}
+
+    /// The number of online cores (at least 1).
+    public static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// The queue this configuration names, for this process.
+    public func makeQueue() -> JobQueue {
+        var queue = JobQueue(root: jobsDirectory)
+        queue.maxAttempts = maxAttempts
+        queue.settleSeconds = settleSeconds
+        queue.version = version
+        return queue
+    }
+
+    /// The store this configuration names.
+    public func makeStore() -> ThumbnailStore {
+        ThumbnailStore(root: outputDirectory, settings: settings)
+    }
+
+    /// The arguments that hand this configuration to a worker process.
+    func workerArguments() -> [String] {
+        [
+            "--jobs", jobsDirectory, "--output", outputDirectory, "--shard", shard.description,
+            "--settle", "\(settleSeconds)", "--lease", "\(leaseSeconds)", "--attempts", "\(maxAttempts)",
+        ]
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,257 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ContentHash
+import FileStore
+import HistoryListing
+import JobQueue
+import ThumbnailCache
+
+/// Why a run could not start or had to stop; the CLI maps each to an exit code.
+public enum RunError: Error, Sendable {
+    /// Another run holds the lock for this queue and shard (exit 75).
+    case busy(lockPath: String)
+    /// A file-system call failed outside any job.
+    case file(FileError)
+    /// A worker could not be started.
+    case spawn(SpawnError)
+}
+
+/// How a run ended.
+public struct RunOutcome: Sendable {
+    /// What was done.
+    public var summary: RunSummary
+    /// Whether a temporary condition (disk full, a stop signal with jobs left) cut it short:
+    /// the engine or cron should run it again later (exit 75).
+    public var isTemporaryFailure: Bool
+}
+
+/// `tracksnap run`: takes the lock, re-queues everything when the settings changed, reaps stale
+/// claims, drains the queue with a pool of worker processes, then refreshes the listing.
+///
+/// Workers are processes, not threads: a track that crashes the renderer takes down one worker,
+/// not the run (its claim is given back with one more attempt, and quarantined at the limit);
+/// a per-job timeout can kill a stuck worker; memory is bounded per worker. The supervisor is a
+/// single-threaded poll loop over the workers' pipes and a signal self-pipe.
+public final class Supervisor {
+    private let configuration: RunConfiguration
+    private let queue: JobQueue
+    private let store: ThumbnailStore
+    private let reporter: ProgressReporter
+    private let executable: String
+    private var children: [ChildProcess] = []
+    private var summary = RunSummary()
+    private var total = 0
+    private var contentByJob: [String: SHA256Digest] = [:]
+    private var stopping = false
+    private var aborting = false
+    private var environmentalStop = false
+    private var stopDeadline = 0.0
+    private let started = monotonicSeconds()
+
+    /// A supervisor for `configuration`, spawning `executable` (this program) as workers.
+    public init(configuration: RunConfiguration, progress: ProgressMode, executable: String) {
+        self.configuration = configuration
+        queue = configuration.makeQueue()
+        store = configuration.makeStore()
+        reporter = ProgressReporter(mode: progress)
+        self.executable = executable
+    }
+
+    /// Runs to completion.
+    public func run() throws(RunError) -> RunOutcome {
+        let startedWall = FileStore.nowNanoseconds()
+        var lock: ExclusiveLock?
+        if configuration.usesLock {
+            let path = queue.layout.lockPath(shard: configuration.shard)
+            guard FileStore.exists(queue.layout.root) else { throw .file(FileError("find queue", queue.layout.root, code: ENOENT)) }
+            do {
+                lock = try ExclusiveLock.tryAcquire(path)
+            } catch {
+                throw .file(error)
+            }
+            guard lock != nil else { throw .busy(lockPath: path) }
+        }
+        defer { lock?.release() }
+        do {
+            try queue.prepare()
+            try store.prepare()
+            try requeueIfSettingsChanged()
+            let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: store.stagingDirectories)
+            if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of dead workers") }
+            for job in reaped.quarantined {
+                summary.failed += 1
+                record(job: job, failureClass: FailureClass.crash.rawValue, message: "the worker died while processing it \(queue.maxAttempts) times")
+            }
+            let ready = try queue.readyJobs(shard: configuration.shard)
+            total = ready.ready.count + ready.settling
+        } catch {
+            throw .file(error)
+        }
+        if total > 0 { try drain() }
+
+        let interrupted = aborting || (stopping && !environmentalStop)
+        do {
+            let listing = ListingBuilder(queue: queue, store: store)
+            // Pruning only when this run sees the whole queue: other shards may be publishing.
+            let prunes = configuration.shard.count == 1 && !interrupted && !environmentalStop
+            _ = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil)
+        } catch where environmentalStop || error.isEnvironmental {
+            reporter.note("the listing was not refreshed: \(error)")
+            environmentalStop = true
+        } catch {
+            throw .file(error)
+        }
+        summary.seconds = Self.monotonicSeconds() - started
+        reporter.finish(summary)
+        let leftBehind = (try? queue.readyJobs(shard: configuration.shard).ready.count) ?? 0
+        return RunOutcome(summary: summary, isTemporaryFailure: environmentalStop || (interrupted && leftBehind > 0))
+    }
+
+    /// A style or renderer-version change re-renders everything: every done job goes back to new/.
+    /// The stamp is written after the moves, so a run killed half-way finishes the job next time.
+    private func requeueIfSettingsChanged() throws(FileError) {
+        let stamp = store.fingerprint.hex
+        let previous = (try? FileStore.readFile(store.settingsStampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
+        guard previous != stamp else { return }
+        var moved = 0
+        for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
+            if try FileStore.move(queue.layout.done + "/" + job, to: queue.layout.new + "/" + job) { moved += 1 }
+        }
+        if moved > 0 { reporter.note("render settings changed: \(moved) finished job(s) queued again") }
+        try FileStore.writeAtomically(Array(stamp.utf8), to: store.settingsStampPath)
+    }
+
+    private func drain() throws(RunError) {
+        let signals = SignalTrap.install()
+        for _ in 0..<max(1, min(configuration.workers, total)) { try spawn() }
+        while !children.isEmpty {
+            var descriptors = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+            descriptors += children.map { pollfd(fd: $0.outputDescriptor, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&descriptors, nfds_t(descriptors.count), 200)
+            if descriptors[0].revents != 0 { handle(signals: SignalTrap.drain(signals)) }
+            var exited: [ChildProcess] = []
+            for (child, descriptor) in zip(children, descriptors.dropFirst()) where descriptor.revents != 0 {
+                let (messages, ended) = child.readMessages()
+                messages.forEach { handle($0, from: child) }
+                if ended { exited.append(child) }
+            }
+            for child in exited {
+                children.removeAll { $0 === child }
+                try finish(child, waitStatus: child.wait())
+            }
+            enforceDeadlines()
+            reporter.update(summary, total: total, elapsed: Self.monotonicSeconds() - started)
+        }
+        reporter.update(summary, total: total, elapsed: Self.monotonicSeconds() - started, force: true)
+    }
+
+    private func spawn() throws(RunError) {
+        do {
+            children.append(try ChildProcess(executable: executable, arguments: ["tracksnap", "__worker"] + configuration.workerArguments()))
+        } catch {
+            throw .spawn(error)
+        }
+    }
+
+    private func handle(signals: [Int32]) {
+        for _ in signals {
+            if !stopping {
+                stopping = true
+                stopDeadline = Self.monotonicSeconds() + configuration.stopDeadlineSeconds
+                summary.stoppedBecause = "interrupted by a signal"
+                reporter.note("stopping: finishing the jobs in flight (up to \(Int(configuration.stopDeadlineSeconds)) s; signal again to abort)")
+                children.forEach { $0.requestStop() }
+            } else if !aborting {
+                aborting = true
+                reporter.note("aborting: returning the jobs in flight to the queue")
+                children.forEach { kill($0.pid, SIGKILL) }
+            }
+        }
+    }
+
+    private func handle(_ message: WorkerMessage, from child: ChildProcess) {
+        switch message {
+        case let .claimed(job, _):
+            summary.claimed += 1
+            child.currentJob = job
+            child.currentJobStart = Self.monotonicSeconds()
+        case let .finished(job, rendered, contentHex):
+            if rendered { summary.rendered += 1 } else { summary.cached += 1 }
+            contentByJob[job] = SHA256Digest(hex: contentHex)
+            child.currentJob = nil
+        case let .quarantined(job, failureClass, message):
+            summary.failed += 1
+            record(job: job, failureClass: failureClass, message: message)
+            child.currentJob = nil
+        case let .returned(job, message):
+            summary.returned += 1
+            if !environmentalStop { reporter.note("\(job): returned to the queue: \(message)") }
+            child.currentJob = nil
+        case let .stop(message):
+            if !environmentalStop {
+                environmentalStop = true
+                summary.stoppedBecause = message
+                reporter.note("stopping: \(message)")
+            }
+            children.forEach { $0.requestStop() }
+        }
+    }
+
+    private func record(job: String, failureClass: String, message: String) {
+        summary.failures.append(RunSummary.Failure(job: job, failureClass: failureClass, message: message))
+        reporter.failure(job: job, failureClass: failureClass, message: message)
+    }
+
+    /// A worker exited: whatever it still held goes back to new/ (as an attempt when it crashed
+    /// or timed out, unchanged when the supervisor stopped it), and a replacement starts.
+    private func finish(_ child: ChildProcess, waitStatus: Int32) throws(RunError) {
+        let signaled = waitStatus & 0x7F != 0 && waitStatus & 0x7F != 0x7F
+        let exitCode = (waitStatus >> 8) & 0xFF
+        let deliberate = aborting || (stopping && Self.monotonicSeconds() >= stopDeadline)
+        do {
+            for fileName in try FileStore.listDirectory(queue.layout.running) {
+                guard let claim = Claim(fileName: fileName), claim.host == queue.identity.host, claim.pid == child.pid else { continue }
+                if deliberate {
+                    try queue.giveBack(claim, countsAsAttempt: false)
+                    summary.returned += 1
+                    continue
+                }
+                let failureClass: FailureClass = child.killedForTimeout ? .timeout : .crash
+                let message = child.killedForTimeout
+                    ? "ran past the \(Int(configuration.jobTimeoutSeconds)) s job timeout"
+                    : signaled ? "the worker died with signal \(waitStatus & 0x7F)" : "the worker exited with status \(exitCode)"
+                try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
+                if claim.attempt >= queue.maxAttempts {
+                    summary.failed += 1
+                    record(job: claim.name, failureClass: failureClass.rawValue, message: "\(message) (\(claim.attempt) attempts)")
+                } else {
+                    summary.returned += 1
+                    reporter.note("\(claim.name): \(message); retrying (attempt \(claim.attempt) of \(queue.maxAttempts))")
+                }
+            }
+        } catch {
+            throw .file(error)
+        }
+        if exitCode == 75 && !signaled { environmentalStop = true }
+        let crashed = signaled || (exitCode != 0 && exitCode != 75)
+        if crashed && !stopping && !environmentalStop { try spawn() }
+    }
+
+    private func enforceDeadlines() {
+        let now = Self.monotonicSeconds()
+        for child in children {
+            if child.currentJob != nil, !child.killedForTimeout, now - child.currentJobStart > configuration.jobTimeoutSeconds {
+                child.killedForTimeout = true
+                kill(child.pid, SIGKILL)
+            }
+            if stopping, !aborting, now >= stopDeadline { kill(child.pid, SIGKILL) }
+        }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

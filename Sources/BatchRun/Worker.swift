@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ContentHash
+import FileStore
+import JobQueue
+import SnapshotRendering
+import Synchronization
+import ThumbnailCache
+
+/// The loop of one worker process (`tracksnap __worker`): claim a job, render or find it in the
+/// cache, publish, acknowledge, report one line to the supervisor on stdout; repeat until the
+/// queue is empty or the supervisor closes stdin. One job at a time, so a worker's memory is
+/// bounded by one track, and a crash loses one claim, which the supervisor gives back.
+public enum Worker {
+    /// Runs the loop; returns the process's exit status (0 drained or stopped, 75 environmental).
+    public static func run(_ configuration: RunConfiguration) -> Int32 {
+        // The supervisor decides about signals (one SIGTERM from systemd to the whole cgroup plus
+        // one forwarded would otherwise count as two and abort).
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        var queue = configuration.makeQueue()
+        queue.version = configuration.version
+        let store = configuration.makeStore()
+        let heartbeat = Heartbeat(intervalSeconds: min(30, configuration.leaseSeconds / 4))
+        let crashHook = environment("TRACKSNAP_TEST_CRASH_ON")
+        let hangHook = environment("TRACKSNAP_TEST_HANG_ON")
+        var emptyPasses = 0
+        while !supervisorAskedToStop() {
+            let candidates: (ready: [ReadyJob], settling: Int)
+            do {
+                candidates = try queue.readyJobs(shard: configuration.shard)
+            } catch {
+                return stop("cannot list \(queue.layout.new): \(error)", environmental: error.isEnvironmental)
+            }
+            if candidates.ready.isEmpty {
+                // Files still being written: wait for them to settle rather than finish without them.
+                guard candidates.settling > 0 else { break }
+                emptyPasses += 1
+                usleep(200_000)
+                continue
+            }
+            // Start at a different place than the other workers so they rarely race for one file.
+            let offset = Int(getpid()) % candidates.ready.count
+            for index in 0..<candidates.ready.count {
+                if supervisorAskedToStop() { break }
+                let job = candidates.ready[(index + offset) % candidates.ready.count]
+                let claim: Claim
+                do {
+                    guard let claimed = try queue.claim(job) else { continue }
+                    claim = claimed
+                } catch {
+                    return stop("cannot claim \(job.name): \(error)", environmental: error.isEnvironmental)
+                }
+                send(.claimed(job: claim.name, attempt: claim.attempt))
+                if let crashHook, claim.name.contains(crashHook) { abort() }
+                if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
+                heartbeat.watch(queue.path(of: claim))
+                let outcome = process(claim, queue: queue, store: store)
+                heartbeat.watch(nil)
+                if case .stopRun(let message) = outcome { return stop(message, environmental: true) }
+            }
+        }
+        return 0
+    }
+
+    private enum Outcome {
+        case next
+        case stopRun(String)
+    }
+
+    private static func process(_ claim: Claim, queue: JobQueue, store: ThumbnailStore) -> Outcome {
+        do throws(FileError) {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileStore.readFile(queue.path(of: claim), maximumBytes: store.settings.options.limits.maximumInputBytes)
+            } catch where error.code == EFBIG {
+                let limit = store.settings.options.limits.maximumInputBytes
+                try queue.quarantine(claim, failureClass: .invalidInput, message: "the file is larger than the \(limit)-byte limit")
+                send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: "larger than \(limit) bytes"))
+                return .next
+            }
+            let content = SHA256.hash(bytes)
+            let key = store.key(content: content)
+            var rendered = false
+            if !store.isPublished(key) {
+                let failure: SnapshotError? = try store.withRenderLock(key) { () throws(FileError) -> SnapshotError? in
+                    guard !store.isPublished(key) else { return nil }
+                    let result: (pngs: [[UInt8]], record: TrackRecord)
+                    do throws(SnapshotError) {
+                        result = try store.render(trackBytes: bytes, fileName: claim.name, key: key)
+                    } catch {
+                        return error
+                    }
+                    try store.publish(key: key, pngs: result.pngs, record: result.record)
+                    rendered = true
+                    return nil
+                }
+                if let failure {
+                    if failure.isInvalidInput {
+                        try queue.quarantine(claim, failureClass: .invalidInput, message: failure.description)
+                        send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: failure.description))
+                    } else {
+                        try giveBack(claim, queue: queue, failureClass: .render, message: failure.description)
+                    }
+                    return .next
+                }
+            }
+            try queue.acknowledge(claim)
+            send(.finished(job: claim.name, rendered: rendered, contentHex: content.hex))
+            return .next
+        } catch where error.isEnvironmental {
+            // Disk full, quota, read-only, I/O error: the job is not at fault. Give it back as it
+            // was (FileStore already removed any temporary; the previous thumbnail is intact).
+            try? queue.giveBack(claim, countsAsAttempt: false)
+            send(.returned(job: claim.name, message: error.description))
+            return .stopRun(error.description)
+        } catch {
+            try? giveBack(claim, queue: queue, failureClass: .render, message: "\(error)")
+            return .next
+        }
+    }
+
+    private static func giveBack(_ claim: Claim, queue: JobQueue, failureClass: FailureClass, message: String) throws(FileError) {
+        try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
+        if claim.attempt >= queue.maxAttempts {
+            send(.quarantined(job: claim.name, failureClass: failureClass.rawValue, message: "\(message) (\(claim.attempt) attempts)"))
+        } else {
+            send(.returned(job: claim.name, message: message))
+        }
+    }
+
+    private static func stop(_ message: String, environmental: Bool) -> Int32 {
+        send(.stop(message: message))
+        return environmental ? 75 : 1
+    }
+
+    /// Writes one message line to stdout (the supervisor's pipe) in a single write.
+    private static func send(_ message: WorkerMessage) {
+        var line = message.line
+        line.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += count
+            }
+        }
+    }
+
+    /// Whether stdin (the supervisor's pipe) was closed or written to: stop after this job.
+    private static func supervisorAskedToStop() -> Bool {
+        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+/// Keeps the current claim's mtime fresh so other hosts see the claim is alive.
+final class Heartbeat: Sendable {
+    private let current = Mutex<String?>(nil)
+
+    init(intervalSeconds: Double) {
+        let interval = max(1, intervalSeconds)
+        let thread = Thread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                if let path = current.withLock({ $0 }) { _ = try? FileStore.touch(path) }
+            }
+        }
+        thread.start()
+    }
+
+    func watch(_ path: String?) {
+        current.withLock { $0 = path }
+    }
+}
+
+import Foundation

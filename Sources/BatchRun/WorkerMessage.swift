@@ -1,0 +1,36 @@
+import FileStore
+
+/// One line a worker process writes to its supervisor (tab-separated, fields escaped).
+enum WorkerMessage: Equatable {
+    /// A job was claimed (attempt k).
+    case claimed(job: String, attempt: Int)
+    /// A job is done: rendered now, or its images were already published.
+    case finished(job: String, rendered: Bool, contentHex: String)
+    /// A job was quarantined.
+    case quarantined(job: String, failureClass: String, message: String)
+    /// A job went back to new/ (render error to retry, or the run is stopping).
+    case returned(job: String, message: String)
+    /// The run must stop: the disk is full or read-only.
+    case stop(message: String)
+
+    var line: String {
+        switch self {
+        case let .claimed(job, attempt): return TabSeparated.line(["claimed", job, "\(attempt)"])
+        case let .finished(job, rendered, content): return TabSeparated.line(["finished", job, rendered ? "rendered" : "cached", content])
+        case let .quarantined(job, failureClass, message): return TabSeparated.line(["quarantined", job, failureClass, message])
+        case let .returned(job, message): return TabSeparated.line(["returned", job, message])
+        case let .stop(message): return TabSeparated.line(["stop", message])
+        }
+    }
+
+    init?(fields: [String]) {
+        switch (fields.first, fields.count) {
+        case ("claimed", 3): self = .claimed(job: fields[1], attempt: Int(fields[2]) ?? 0)
+        case ("finished", 4): self = .finished(job: fields[1], rendered: fields[2] == "rendered", contentHex: fields[3])
+        case ("quarantined", 4): self = .quarantined(job: fields[1], failureClass: fields[2], message: fields[3])
+        case ("returned", 3): self = .returned(job: fields[1], message: fields[2])
+        case ("stop", 2): self = .stop(message: fields[1])
+        default: return nil
+        }
+    }
+}

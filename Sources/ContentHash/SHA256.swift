@@ -1,0 +1,190 @@
+/// SHA-256 (FIPS 180-4), written here because the project uses no packages. Streaming: feed bytes
+/// with `update`, then `finalize`. Pure and allocation-free apart from the 64-byte block buffer.
+///
+/// ```swift
+/// var hash = SHA256()
+/// hash.update(bytes)
+/// let digest = hash.finalize()   // 32 bytes; `SHA256Digest.hex` for the usual spelling
+/// ```
+public struct SHA256: Sendable {
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    private var pending = [UInt8](repeating: 0, count: 64)
+    private var pendingCount = 0
+    private var totalBytes: UInt64 = 0
+
+    /// A fresh hash (FIPS 180-4 §5.3.3 initial value).
+    public init() {}
+
+    /// The digest of `bytes` in one call.
+    public static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
+        var hasher = SHA256()
+        hasher.update(Array(bytes))
+        return hasher.finalize()
+    }
+
+    /// The digest of a string's UTF-8 bytes.
+    public static func hash(_ text: String) -> SHA256Digest {
+        var hasher = SHA256()
+        hasher.update(text)
+        return hasher.finalize()
+    }
+
+    /// Adds a string's UTF-8 bytes.
+    public mutating func update(_ text: String) {
+        var text = text
+        text.withUTF8 { update($0) }
+    }
+
+    /// Adds bytes.
+    public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { update($0) }
+    }
+
+    /// Adds bytes.
+    public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard var source = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        totalBytes &+= UInt64(remaining)
+        if pendingCount > 0 {
+            let take = min(64 - pendingCount, remaining)
+            for index in 0..<take { pending[pendingCount + index] = source[index] }
+            pendingCount += take
+            source += take
+            remaining -= take
+            guard pendingCount == 64 else { return }
+            pending.withUnsafeBufferPointer { compress($0.baseAddress!, blocks: 1) }
+            pendingCount = 0
+        }
+        let wholeBlocks = remaining / 64
+        if wholeBlocks > 0 {
+            compress(source, blocks: wholeBlocks)
+            source += wholeBlocks * 64
+            remaining -= wholeBlocks * 64
+        }
+        for index in 0..<remaining { pending[index] = source[index] }
+        pendingCount = remaining
+    }
+
+    /// Pads (§5.1.1), processes the last block(s) and returns the digest.
+    public mutating func finalize() -> SHA256Digest {
+        let bitLength = totalBytes &* 8
+        var tail: [UInt8] = [0x80]
+        let padding = (pendingCount + 1 + 8 <= 64 ? 64 : 128) - pendingCount - 1 - 8
+        tail += [UInt8](repeating: 0, count: padding)
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        let saved = totalBytes
+        update(tail)
+        totalBytes = saved
+        precondition(pendingCount == 0)
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(32)
+        for word in words {
+            bytes += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+        }
+        return SHA256Digest(bytes: bytes)
+    }
+
+    // The hot loop: §6.2.2 over whole 64-byte blocks, message schedule on the stack.
+    private mutating func compress(_ blocks: UnsafePointer<UInt8>, blocks count: Int) {
+        var (h0, h1, h2, h3, h4, h5, h6, h7) = state
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                for block in 0..<count {
+                    let base = blocks + block * 64
+                    for t in 0..<16 {
+                        let p = base + t * 4
+                        schedule[t] = UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
+                    }
+                    for t in 16..<64 {
+                        let w15 = schedule[t - 15], w2 = schedule[t - 2]
+                        let s0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 >> 3)
+                        let s1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 >> 10)
+                        schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
+                    }
+                    var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                    for t in 0..<64 {
+                        let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ sum1 &+ choice &+ constants[t] &+ schedule[t]
+                        let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = sum0 &+ majority
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                    }
+                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
+                }
+            }
+        }
+        state = (h0, h1, h2, h3, h4, h5, h6, h7)
+    }
+
+    // FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube roots of the first 64 primes.
+    private static let roundConstants: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+}
+
+/// A SHA-256 digest.
+public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
+    /// The 32 digest bytes.
+    public let bytes: [UInt8]
+
+    /// Lower-case hexadecimal, 64 characters.
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The first eight bytes as a big-endian integer: a stable, well-mixed number for partitioning.
+    public var prefix64: UInt64 {
+        bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Same as `hex`.
+    public var description: String { hex }
+}
+
+extension UInt32 {
+    @inline(__always) fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
+        (self >> count) | (self << (32 &- count))
+    }
+}
+
+extension SHA256Digest {
+    /// A digest read back from 64 hex digits; nil when `hex` is not that.
+    public init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 0x30...0x39: return digit - 0x30
+            case 0x61...0x66: return digit - 0x61 + 10
+            case 0x41...0x46: return digit - 0x41 + 10
+            default: return nil
+            }
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        self.init(bytes: bytes)
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `lstat` says about a path, in the units TrackSnap compares: the change-detection tuple
+/// git's index uses (size, modification time, inode).
+public struct FileStatus: Sendable, Equatable {
+    /// Size in bytes.
+    public var sizeBytes: Int
+    /// Modification time in nanoseconds since the Unix epoch.
+    public var modificationNanoseconds: Int64
+    /// Inode number.
+    public var inode: UInt64
+    /// Permission bits and file type (`st_mode`).
+    public var mode: UInt32
+
+    /// Whether the path is a regular file (symbolic links are not followed by `lstat`).
+    public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    /// Whether the path is a directory.
+    public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    /// Whether the path is a symbolic link.
+    public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+    /// Whether anyone may write the file (a file without write bits is sealed by its producer).
+    public var isWritable: Bool { mode & 0o222 != 0 }
+
+    init(_ info: stat) {
+        sizeBytes = Int(info.st_size)
+        modificationNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        inode = UInt64(info.st_ino)
+        mode = UInt32(info.st_mode)
+    }
+}
+
+extension FileStore {
+    /// `lstat`: the status of a path without following a final symbolic link; nil when it does not exist.
+    public static func status(_ path: String) throws(FileError) -> FileStatus? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw FileError("stat", path)
+        }
+        return FileStatus(info)
+    }
+
+    /// `stat`: like `status`, following symbolic links.
+    public static func statusFollowingLinks(_ path: String) throws(FileError) -> FileStatus? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw FileError("stat", path)
+        }
+        return FileStatus(info)
+    }
+
+    /// Whether anything exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// The current wall-clock time in nanoseconds since the Unix epoch (the clock file times use).
+    public static func nowNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// Sets a file's access and modification times to now (a heartbeat). Returns false when the
+    /// file no longer exists.
+    @discardableResult
+    public static func touch(_ path: String) throws(FileError) -> Bool {
+        guard utimensat(AT_FDCWD, path, nil, 0) == 0 else {
+            if errno == ENOENT { return false }
+            throw FileError("touch", path)
+        }
+        return true
+    }
+}
+
+extension FileStore {
+    /// The process's current directory.
+    public static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension FileStore {
+    /// The names in a directory (without "." and ".."), in no particular order. A missing
+    /// directory is empty.
+    public static func listDirectory(_ path: String) throws(FileError) -> [String] {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw FileError("list", path)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw FileError("list", path) }
+                break
+            }
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Renames `source` to `destination` atomically (replacing it). Returns false when `source`
+    /// does not exist, which in a queue means another process got there first.
+    @discardableResult
+    public static func move(_ source: String, to destination: String) throws(FileError) -> Bool {
+        guard rename(source, destination) == 0 else {
+            if errno == ENOENT, !exists(source) { return false }
+            throw FileError("rename", "\(source) to \(destination)")
+        }
+        return true
+    }
+
+    /// Removes a file; a missing file is fine.
+    public static func remove(_ path: String) throws(FileError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw FileError("remove", path) }
+    }
+
+    /// Makes `destination` a hard link to `source`. Returns false when linking is impossible
+    /// (another file system, a file system without links, or protected links), so the caller copies.
+    public static func hardLink(_ source: String, to destination: String) throws(FileError) -> Bool {
+        guard link(source, destination) == 0 else {
+            if [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(errno) { return false }
+            throw FileError("link", "\(source) to \(destination)")
+        }
+        return true
+    }
+
+    /// Copies a regular file to a new file (`O_EXCL`), checking every write and fsyncing it.
+    /// On failure the partial copy is removed.
+    public static func copyFile(_ source: String, to destination: String, permissions: mode_t = 0o444) throws(FileError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw FileError("open", source) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard output >= 0 else { throw FileError("create", destination) }
+        var failure: FileError? = nil
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        copying: while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = FileError("read", source)
+                break
+            }
+            if count == 0 { break }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                if step < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileError("write", destination)
+                    break copying
+                }
+                written += step
+            }
+        }
+        if failure == nil, fsync(output) != 0 { failure = FileError("fsync", destination) }
+        if close(output) != 0, failure == nil { failure = FileError("close", destination) }
+        if let failure {
+            unlink(destination)
+            throw failure
+        }
+    }
+
+    /// Creates a directory and its parents; an existing directory is fine.
+    public static func createDirectories(_ paths: [String]) throws(FileError) {
+        for path in paths { try createDirectories(path) }
+    }
+}

@@ -1,0 +1,70 @@
+import FileStore
+
+/// Enqueue's stat index, the way git's index works: for every archive file seen, the
+/// (size, mtime, inode) it had when it was queued and the job name it got. A file whose tuple is
+/// unchanged (and whose job still exists) is not queued again, so an unchanged archive of 10,000
+/// tracks costs 10,000 `lstat` calls and no reads. Stored as tab-separated lines in
+/// `Jobs/.archive-index`; written atomically; a lost update only means a file is queued again
+/// (and then found in the cache).
+public struct ArchiveIndex: Sendable {
+    /// One archive file.
+    public struct Entry: Sendable, Equatable {
+        /// Size in bytes when queued.
+        public var sizeBytes: Int
+        /// mtime in nanoseconds when queued.
+        public var modificationNanoseconds: Int64
+        /// Inode when queued.
+        public var inode: UInt64
+        /// The job name it was queued under.
+        public var jobName: String
+    }
+
+    /// Entries by absolute archive path.
+    public private(set) var entries: [String: Entry] = [:]
+
+    /// An empty index.
+    public init() {}
+
+    /// Loads the index; a missing or unreadable file is an empty index (everything is re-queued,
+    /// which is safe).
+    public static func load(_ path: String) -> ArchiveIndex {
+        var index = ArchiveIndex()
+        guard let bytes = try? FileStore.readFile(path, maximumBytes: 1 << 30) else { return index }
+        for fields in TabSeparated.records(bytes) {
+            guard fields.count == 5, let size = Int(fields[1]), let mtime = Int64(fields[2]), let inode = UInt64(fields[3]) else { continue }
+            index.entries[fields[0]] = Entry(sizeBytes: size, modificationNanoseconds: mtime, inode: inode, jobName: fields[4])
+        }
+        return index
+    }
+
+    /// Records an archive file.
+    public mutating func record(path: String, status: FileStatus, jobName: String) {
+        entries[path] = Entry(
+            sizeBytes: status.sizeBytes, modificationNanoseconds: status.modificationNanoseconds, inode: status.inode, jobName: jobName)
+    }
+
+    /// Whether `status` is what was recorded for `path`.
+    public func isUnchanged(path: String, status: FileStatus) -> Entry? {
+        guard let entry = entries[path], entry.sizeBytes == status.sizeBytes,
+            entry.modificationNanoseconds == status.modificationNanoseconds, entry.inode == status.inode
+        else { return nil }
+        return entry
+    }
+
+    /// The original archive path of each job name (for the listing's "source").
+    public var pathsByJobName: [String: String] {
+        var paths: [String: String] = [:]
+        for (path, entry) in entries { paths[entry.jobName] = path }
+        return paths
+    }
+
+    /// Writes the index atomically.
+    public func save(_ path: String) throws(FileError) {
+        var text = ""
+        text.reserveCapacity(entries.count * 120)
+        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            text += TabSeparated.line([path, "\(entry.sizeBytes)", "\(entry.modificationNanoseconds)", "\(entry.inode)", entry.jobName])
+        }
+        try FileStore.writeAtomically(Array(text.utf8), to: path)
+    }
+}

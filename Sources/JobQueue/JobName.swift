@@ -1,0 +1,100 @@
+import ContentHash
+
+/// A job in new/ that may be claimed.
+public struct ReadyJob: Sendable, Equatable {
+    /// The job's name, without any attempt suffix (the name in done/ and failed/).
+    public var name: String
+    /// The file name in new/ (`name` or `name~a<k>`).
+    public var fileName: String
+    /// Attempts already used (crashes, timeouts, render errors).
+    public var previousAttempts: Int
+}
+
+/// A claimed job: `running/NAME~a<k>~<host>~<pid>~<start ticks>`.
+public struct Claim: Sendable, Equatable {
+    /// The job's name.
+    public var name: String
+    /// This attempt, 1-based.
+    public var attempt: Int
+    /// The claiming host.
+    public var host: String
+    /// The claiming process.
+    public var pid: Int32
+    /// The claiming process's start time in clock ticks since boot (tells a reused pid apart).
+    public var startTicks: UInt64
+
+    /// Creates a claim description.
+    public init(name: String, attempt: Int, host: String, pid: Int32, startTicks: UInt64) {
+        self.name = name
+        self.attempt = attempt
+        self.host = host
+        self.pid = pid
+        self.startTicks = startTicks
+    }
+
+    /// The file name in running/.
+    public var fileName: String { "\(name)~a\(attempt)~\(host)~\(pid)~\(startTicks)" }
+
+    /// Parses a running/ file name from the right (a job name may itself contain `~`).
+    public init?(fileName: String) {
+        let fields = fileName.split(separator: "~", omittingEmptySubsequences: false)
+        guard fields.count >= 5 else { return nil }
+        let count = fields.count
+        let attemptField = fields[count - 4]
+        guard attemptField.hasPrefix("a"), let attempt = Int(attemptField.dropFirst()), attempt >= 1,
+            let pid = Int32(fields[count - 2]), let start = UInt64(fields[count - 1]), !fields[count - 3].isEmpty
+        else { return nil }
+        self.init(
+            name: fields[..<(count - 4)].joined(separator: "~"), attempt: attempt, host: String(fields[count - 3]), pid: pid,
+            startTicks: start)
+    }
+}
+
+/// Job naming rules shared by enqueue, claim and status.
+public enum JobName {
+    /// Names the queue never touches: dotfiles (temporaries, editors' swap files) and the partial
+    /// files upload tools write before renaming (`.part`, `.partial`, `.tmp`, `.crdownload`).
+    public static func isIgnored(_ fileName: String) -> Bool {
+        if fileName.hasPrefix(".") { return true }
+        let lower = fileName.lowercased()
+        return [".part", ".partial", ".tmp", ".crdownload"].contains { lower.hasSuffix($0) }
+    }
+
+    /// Splits a new/ file name into the job name and the attempts it already used.
+    public static func parseReady(_ fileName: String) -> ReadyJob {
+        if let marker = fileName.lastIndex(of: "~") {
+            let suffix = fileName[fileName.index(after: marker)...]
+            if suffix.hasPrefix("a"), let attempts = Int(suffix.dropFirst()), attempts >= 0, attempts < 1000,
+                marker != fileName.startIndex
+            {
+                return ReadyJob(name: String(fileName[..<marker]), fileName: fileName, previousAttempts: attempts)
+            }
+        }
+        return ReadyJob(name: fileName, fileName: fileName, previousAttempts: 0)
+    }
+
+    /// The new/ file name for a job that has used `previousAttempts`.
+    public static func readyFileName(_ name: String, previousAttempts: Int) -> String {
+        previousAttempts <= 0 ? name : "\(name)~a\(previousAttempts)"
+    }
+
+    /// The sidecar's name in failed/: `NAME.error`, or a shortened name with a hash when that would
+    /// pass the 255-byte limit (the JSON inside always holds the full job name).
+    public static func sidecarName(for name: String) -> String {
+        let plain = name + ".error"
+        if plain.utf8.count <= 255 { return plain }
+        var stem = name
+        while stem.utf8.count > 200 { stem.removeLast() }
+        return stem + "-" + String(SHA256.hash(name).hex.prefix(16)) + ".error"
+    }
+
+    /// The job name enqueue gives an archive file: 8 hex digits of the SHA-256 of its absolute
+    /// path (so `2023/run.gpx` and `2024/run.gpx` do not collide, and the same file keeps its
+    /// name night after night), a dash, and the file name, shortened to leave room for the claim.
+    public static func forArchiveFile(absolutePath: String) -> String {
+        let base = absolutePath.split(separator: "/").last.map(String.init) ?? absolutePath
+        var stem = base
+        while stem.utf8.count > 150 { stem.removeLast() }
+        return String(SHA256.hash(absolutePath).hex.prefix(8)) + "-" + stem
+    }
+}

@@ -1,0 +1,171 @@
+import FileStore
+
+// The directory job queue, as implemented (after Maildir, nq and ../shared/design/queue-protocol.md).
+//
+// Promise: exactly-once *visible effects*. Every job ends in exactly one of done/ or failed/;
+// none is lost; a duplicate execution changes nothing because outputs are deterministic and
+// published under content-derived names by atomic rename (ThumbnailCache).
+//
+// Layout (all on one file system; a rename never crosses directories of different devices):
+//   tmp/      enqueue stages here (hard link or sealed copy), then renames into new/
+//   new/      ready jobs: `NAME` or `NAME~a<k>` after k attempts that ended in a crash or error
+//   running/  claims: `NAME~a<k>~<host>~<pid>~<process start ticks>`, k = this attempt (1-based)
+//   done/     finished jobs (the track bytes stay: they are the history a style change re-renders)
+//   failed/   quarantined jobs, each with a JSON sidecar `NAME.error` (class, message, attempts,
+//             time, version), written *before* the job is moved there
+//   .lock     flock per host and shard: saves work, never carries correctness
+//
+// Steps:
+//   claim    rename(new/X, running/X~a<k>~host~pid~start). Success is ownership; ENOENT means
+//            another worker won, move on. A file in new/ that is still writable and was modified
+//            less than `settleSeconds` ago is left alone (a producer may still be writing it).
+//   work     the claim's mtime is the heartbeat; a job runs at most `jobTimeout` < `lease`.
+//   ack      rename(claim, done/X), then remove any older failed/X: a job is in one place.
+//   fail     invalid input: sidecar, then rename(claim, failed/X), at once (attempts don't help).
+//            render error, crash, timeout: back to new/X~a<k>, or failed/ once k = maxAttempts.
+//            environmental (ENOSPC, EDQUOT, EROFS, EIO): back to new/ with k unchanged; the run stops.
+//   return   on SIGTERM/SIGINT, unfinished claims go back to new/ with k unchanged.
+//   reap     a claim is stale if, on this host, its pid is gone or belongs to a newer process
+//            (start time differs), or, from another host, its mtime is older than the lease by
+//            the file system's clock. Stale claims count as a crashed attempt.
+//
+// Where this differs from the design note: staging files for outputs live next to their final
+// name (`.NAME.tmp~host~pid~rand`, FileStore.TemporaryName) rather than in Output/.tmp, so EXDEV
+// cannot happen by construction and no startup check is needed.
+
+/// One queue directory and the operations on it. Cheap to copy; every method is safe to call from
+/// many processes at once (all coordination is by rename).
+public struct JobQueue: Sendable {
+    /// The queue's folders.
+    public let layout: QueueLayout
+    /// Who claims: this process.
+    public let identity: ProcessIdentity
+    /// Attempts (crashes, timeouts, render errors) before a job is quarantined. Default: 3.
+    public var maxAttempts = 3
+    /// A file in new/ modified this recently (and still writable) is not claimed yet. Default: 3 s.
+    public var settleSeconds = 3.0
+    /// The renderer version written into failure records.
+    public var version = ""
+
+    /// A queue rooted at `root` (e.g. "Jobs"), claimed by this process.
+    public init(root: String, identity: ProcessIdentity = .current) {
+        layout = QueueLayout(root: root)
+        self.identity = identity
+    }
+
+    /// Creates the folders.
+    public func prepare() throws(FileError) {
+        try FileStore.createDirectories(layout.allDirectories)
+    }
+
+    /// The jobs in new/ that may be claimed now, and how many more are still settling.
+    public func readyJobs(shard: ShardSelection = .all, nowNanoseconds: Int64 = FileStore.nowNanoseconds()) throws(FileError)
+        -> (ready: [ReadyJob], settling: Int)
+    {
+        var ready: [ReadyJob] = []
+        var settling = 0
+        for name in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(name) {
+            let job = JobName.parseReady(name)
+            guard shard.contains(jobNamed: job.name) else { continue }
+            guard let status = try FileStore.status(layout.new + "/" + name), status.isRegularFile else { continue }
+            let ageSeconds = Double(nowNanoseconds - status.modificationNanoseconds) / 1e9
+            if status.isWritable && ageSeconds < settleSeconds {
+                settling += 1
+                continue
+            }
+            ready.append(job)
+        }
+        return (ready, settling)
+    }
+
+    /// Claims a ready job by renaming it into running/. Nil when another process claimed it first.
+    /// A name too long to carry the claim suffix is quarantined here with class `name`.
+    public func claim(_ job: ReadyJob) throws(FileError) -> Claim? {
+        let claim = Claim(
+            name: job.name, attempt: job.previousAttempts + 1, host: identity.host, pid: identity.pid,
+            startTicks: identity.startTicks)
+        let source = layout.new + "/" + job.fileName
+        guard claim.fileName.utf8.count <= 255 else {
+            try quarantine(
+                path: source, name: job.name,
+                failure: FailureRecord(
+                    job: job.name, failureClass: .name, message: "the job name is too long to be claimed (\(job.name.utf8.count) bytes; at most \(255 - (claim.fileName.utf8.count - job.name.utf8.count)))",
+                    attempts: job.previousAttempts, version: version))
+            return nil
+        }
+        guard try FileStore.move(source, to: layout.running + "/" + claim.fileName) else { return nil }
+        return claim
+    }
+
+    /// The path of a claimed job's bytes.
+    public func path(of claim: Claim) -> String { layout.running + "/" + claim.fileName }
+
+    /// Marks a claim finished: moves it to done/ and removes an older quarantine of the same name.
+    public func acknowledge(_ claim: Claim) throws(FileError) {
+        guard try FileStore.move(path(of: claim), to: layout.done + "/" + claim.name) else { return }
+        try removeQuarantine(of: claim.name)
+    }
+
+    /// Quarantines a claim at once (invalid input, or the last attempt): sidecar first, then the job.
+    public func quarantine(_ claim: Claim, failureClass: FailureClass, message: String) throws(FileError) {
+        let record = FailureRecord(job: claim.name, failureClass: failureClass, message: message, attempts: claim.attempt, version: version)
+        try quarantine(path: path(of: claim), name: claim.name, failure: record)
+    }
+
+    /// Gives a claim back to new/. `countsAsAttempt` is true after a crash, timeout or render error
+    /// (the job then carries k attempts; at `maxAttempts` it is quarantined instead with `failureClass`).
+    public func giveBack(_ claim: Claim, countsAsAttempt: Bool, failureClass: FailureClass = .crash, message: String = "")
+        throws(FileError)
+    {
+        if countsAsAttempt && claim.attempt >= maxAttempts {
+            let reason = message.isEmpty ? failureClass.defaultMessage : message
+            try quarantine(claim, failureClass: failureClass, message: "\(reason) (\(claim.attempt) attempts)")
+            return
+        }
+        let attempts = countsAsAttempt ? claim.attempt : claim.attempt - 1
+        try FileStore.move(path(of: claim), to: layout.new + "/" + JobName.readyFileName(claim.name, previousAttempts: attempts))
+    }
+
+    private func quarantine(path: String, name: String, failure: FailureRecord) throws(FileError) {
+        try FileStore.writeAtomically(failure.jsonBytes(), to: layout.failed + "/" + JobName.sidecarName(for: name))
+        guard try FileStore.move(path, to: layout.failed + "/" + name) else { return }
+        // A job is in exactly one place: an older success of the same name is superseded.
+        try FileStore.remove(layout.done + "/" + name)
+    }
+
+    private func removeQuarantine(of name: String) throws(FileError) {
+        let job = layout.failed + "/" + name
+        guard FileStore.exists(job) else { return }
+        try FileStore.remove(layout.failed + "/" + JobName.sidecarName(for: name))
+        try FileStore.remove(job)
+    }
+}
+
+/// The folders of a queue.
+public struct QueueLayout: Sendable, Equatable {
+    /// The queue's root folder.
+    public let root: String
+    /// Staging for enqueue.
+    public var tmp: String { root + "/tmp" }
+    /// Ready jobs.
+    public var new: String { root + "/new" }
+    /// Claimed jobs.
+    public var running: String { root + "/running" }
+    /// Finished jobs.
+    public var done: String { root + "/done" }
+    /// Quarantined jobs and their sidecars.
+    public var failed: String { root + "/failed" }
+    /// The per-host run lock for a shard (nil: unsharded).
+    public func lockPath(shard: ShardSelection) -> String {
+        shard.count == 1 ? root + "/.lock" : root + "/.lock-shard-\(shard.index)-of-\(shard.count)"
+    }
+    /// Enqueue's stat index of archive files.
+    public var archiveIndex: String { root + "/.archive-index" }
+    /// Every folder, for `prepare`.
+    public var allDirectories: [String] { [tmp, new, running, done, failed] }
+
+    /// A layout rooted at `root`.
+    public init(root: String) {
+        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+    }
+}

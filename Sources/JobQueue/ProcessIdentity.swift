@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileStore
+
+/// Who holds a claim: host, pid and the process's start time, so a pid reused by a later process
+/// is not mistaken for the claimer.
+public struct ProcessIdentity: Sendable, Equatable {
+    /// Host name (first label).
+    public var host: String
+    /// Process id.
+    public var pid: Int32
+    /// Start time in clock ticks since boot (`/proc/<pid>/stat` field 22).
+    public var startTicks: UInt64
+
+    /// Creates an identity.
+    public init(host: String, pid: Int32, startTicks: UInt64) {
+        self.host = host
+        self.pid = pid
+        self.startTicks = startTicks
+    }
+
+    /// This process.
+    public static var current: ProcessIdentity {
+        let pid = getpid()
+        return ProcessIdentity(host: TemporaryName.host, pid: pid, startTicks: startTicks(of: pid) ?? 0)
+    }
+
+    /// The start time of a live process on this host, or nil when there is no such process.
+    public static func startTicks(of pid: Int32) -> UInt64? {
+        guard let bytes = try? FileStore.readFile("/proc/\(pid)/stat", maximumBytes: 4096) else { return nil }
+        // The command name (field 2) may contain spaces and parentheses: count fields after the last ')'.
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        // Fields after ")" start at field 3 (state); field 22 is index 19.
+        guard fields.count > 19 else { return nil }
+        return UInt64(String(decoding: fields[19], as: UTF8.self))
+    }
+
+    /// Whether the process that made `claim` is still alive (only meaningful on the same host).
+    public static func isAlive(pid: Int32, startTicks: UInt64) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let current = Self.startTicks(of: pid) else { return false }
+        return current == startTicks
+    }
+}

@@ -1,0 +1,55 @@
+import FileStore
+
+/// Counts of a queue's jobs and the failures with their reasons (`tracksnap status`).
+public struct QueueStatus: Sendable, Equatable, Codable {
+    /// Jobs in new/.
+    public var queued: Int
+    /// Jobs in running/.
+    public var running: Int
+    /// Jobs in done/.
+    public var done: Int
+    /// Quarantined jobs.
+    public var failed: [Failure]
+
+    /// One quarantined job.
+    public struct Failure: Sendable, Equatable, Codable {
+        /// The job's name.
+        public var job: String
+        /// Why (`invalid-input`, `crash`, `timeout`, `render`, `name`).
+        public var failureClass: String
+        /// The reason.
+        public var message: String
+        /// Attempts used.
+        public var attempts: Int
+
+        enum CodingKeys: String, CodingKey {
+            case job, message, attempts
+            case failureClass = "class"
+        }
+    }
+
+    /// Reads the queue's folders.
+    public static func read(_ queue: JobQueue) throws(FileError) -> QueueStatus {
+        let layout = queue.layout
+        let count: (String) throws(FileError) -> Int = { directory throws(FileError) in
+            try FileStore.listDirectory(directory).filter { !$0.hasPrefix(".") }.count
+        }
+        var failures: [Failure] = []
+        let failedNames = try FileStore.listDirectory(layout.failed)
+        var jobsWithRecords = Set<String>()
+        for name in failedNames where name.hasSuffix(".error") {
+            guard let bytes = try? FileStore.readFile(layout.failed + "/" + name, maximumBytes: 1 << 20),
+                let record = FailureRecord.parse(bytes)
+            else { continue }
+            // A sidecar whose job is gone was superseded (or the move did not happen yet).
+            guard FileStore.exists(layout.failed + "/" + record.job) else { continue }
+            jobsWithRecords.insert(record.job)
+            failures.append(Failure(job: record.job, failureClass: record.failureClass.rawValue, message: record.message, attempts: record.attempts))
+        }
+        for name in failedNames where !name.hasSuffix(".error") && !name.hasPrefix(".") && !jobsWithRecords.contains(name) {
+            failures.append(Failure(job: name, failureClass: "unknown", message: "no failure record", attempts: 0))
+        }
+        failures.sort { $0.job < $1.job }
+        return QueueStatus(queued: try count(layout.new), running: try count(layout.running), done: try count(layout.done), failed: failures)
+    }
+}

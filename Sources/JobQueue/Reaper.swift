@@ -1,0 +1,84 @@
+import FileStore
+
+/// What a reaper pass did.
+public struct ReapReport: Sendable, Equatable {
+    /// Stale claims given back to new/ with one more attempt.
+    public var returned: [String] = []
+    /// Stale claims quarantined because they used their last attempt.
+    public var quarantined: [String] = []
+    /// Staging files of dead writers removed.
+    public var temporariesRemoved = 0
+
+    /// An empty report.
+    public init() {}
+}
+
+extension JobQueue {
+    /// Finds claims whose owner is gone and gives them back (as a crashed attempt), then sweeps
+    /// staging files of dead writers from `stagingDirectories` (and tmp/).
+    ///
+    /// Stale means: on this host, the pid is gone or now belongs to a process that started later;
+    /// from another host, the claim's mtime (the heartbeat) is older than `leaseSeconds`, measured
+    /// against the file system's own clock so that clock skew between machines does not matter.
+    public func reap(leaseSeconds: Double, stagingDirectories: [String] = []) throws(FileError) -> ReapReport {
+        var report = ReapReport()
+        let fileSystemNow = try fileSystemNowNanoseconds()
+        for fileName in try FileStore.listDirectory(layout.running) where !fileName.hasPrefix(".") {
+            guard let claim = Claim(fileName: fileName), isStale(claim, fileName: fileName, now: fileSystemNow, leaseSeconds: leaseSeconds)
+            else { continue }
+            let message = claim.host == identity.host
+                ? "the worker (pid \(claim.pid)) died while processing this job"
+                : "the claim from \(claim.host) stopped its heartbeat for more than \(Int(leaseSeconds)) s"
+            if claim.attempt >= maxAttempts {
+                try quarantine(claim, failureClass: .crash, message: "\(message) (\(claim.attempt) attempts)")
+                report.quarantined.append(claim.name)
+            } else {
+                try giveBack(claim, countsAsAttempt: true)
+                report.returned.append(claim.name)
+            }
+        }
+        for directory in [layout.tmp] + stagingDirectories {
+            report.temporariesRemoved += try sweepTemporaries(in: directory, now: fileSystemNow, leaseSeconds: leaseSeconds)
+        }
+        return report
+    }
+
+    private func isStale(_ claim: Claim, fileName: String, now: Int64, leaseSeconds: Double) -> Bool {
+        if claim.host == identity.host {
+            return !ProcessIdentity.isAlive(pid: claim.pid, startTicks: claim.startTicks)
+        }
+        guard let status = try? FileStore.status(layout.running + "/" + fileName) else { return false }
+        return Double(now - status.modificationNanoseconds) / 1e9 > leaseSeconds
+    }
+
+    /// Removes `.NAME.tmp~host~pid~rand` files whose writer is dead (this host) or that are older
+    /// than the lease (any host), and enqueue's staged files in tmp/ on the same terms.
+    private func sweepTemporaries(in directory: String, now: Int64, leaseSeconds: Double) throws(FileError) -> Int {
+        var removed = 0
+        for name in try FileStore.listDirectory(directory) {
+            guard let writer = TemporaryName.writer(of: name) else { continue }
+            let path = directory + "/" + name
+            // Staging names carry no start time: a reused pid keeps its file until it is lease-old.
+            let isDeadLocalWriter = writer.host == identity.host && ProcessIdentity.startTicks(of: writer.pid) == nil
+            var isOld = false
+            if let status = try FileStore.status(path) {
+                isOld = Double(now - status.modificationNanoseconds) / 1e9 > leaseSeconds
+            }
+            if isDeadLocalWriter || isOld {
+                try FileStore.remove(path)
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// The file system's idea of now: the mtime of a file just touched in the queue (machines
+    /// sharing storage may disagree about the time; they agree about the server's).
+    func fileSystemNowNanoseconds() throws(FileError) -> Int64 {
+        let probe = layout.root + "/.clock"
+        if !(try FileStore.touch(probe)) {
+            try FileStore.writeAtomically([], to: probe)
+        }
+        return try FileStore.status(probe)?.modificationNanoseconds ?? FileStore.nowNanoseconds()
+    }
+}

@@ -1,0 +1,108 @@
+import ContentHash
+import FileStore
+import SnapshotRendering
+
+/// The published thumbnails and their records under `Output/`:
+///
+///     thumbs/<key>.png, thumbs/<key>@2x.png      images (content-derived names)
+///     .tracksnap/records/<key>.json               one record per key, written after its images
+///     .tracksnap/locks/<xx>                       256 striped render locks (flock)
+///
+/// A record's presence means every image of its key is published: the cache check is one `stat`.
+public struct ThumbnailStore: Sendable {
+    /// The output folder.
+    public let root: String
+    /// What is rendered.
+    public let settings: ThumbnailSettings
+    /// `settings.fingerprint`, computed once.
+    public let fingerprint: SHA256Digest
+
+    /// A store in `root` for `settings`.
+    public init(root: String, settings: ThumbnailSettings) {
+        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.settings = settings
+        fingerprint = settings.fingerprint
+    }
+
+    /// Folder of the images.
+    public var thumbsDirectory: String { root + "/thumbs" }
+    /// Folder of TrackSnap's own state (dot-prefixed: not part of the published site's listing).
+    public var stateDirectory: String { root + "/.tracksnap" }
+    /// Folder of the records.
+    public var recordsDirectory: String { stateDirectory + "/records" }
+    /// Folder of the render locks.
+    public var locksDirectory: String { stateDirectory + "/locks" }
+    /// Where the fingerprint of the settings last rendered with is kept.
+    public var settingsStampPath: String { stateDirectory + "/settings" }
+    /// Folders that may hold staging files.
+    public var stagingDirectories: [String] { [root, thumbsDirectory, recordsDirectory, stateDirectory] }
+
+    /// Creates the folders.
+    public func prepare() throws(FileError) {
+        try FileStore.createDirectories([thumbsDirectory, recordsDirectory, locksDirectory])
+    }
+
+    /// The key of a track's bytes under these settings.
+    public func key(forTrackBytes bytes: [UInt8]) -> CacheKey {
+        CacheKey(content: SHA256.hash(bytes), settings: fingerprint)
+    }
+
+    /// The key of a track whose bytes hash to `content`.
+    public func key(content: SHA256Digest) -> CacheKey {
+        CacheKey(content: content, settings: fingerprint)
+    }
+
+    /// The record path of a key.
+    public func recordPath(_ key: CacheKey) -> String { recordsDirectory + "/" + key.hex + ".json" }
+
+    /// Whether every image of `key` is published.
+    public func isPublished(_ key: CacheKey) -> Bool { FileStore.exists(recordPath(key)) }
+
+    /// Reads a key's record.
+    public func record(_ key: CacheKey) -> TrackRecord? {
+        guard let bytes = try? FileStore.readFile(recordPath(key), maximumBytes: 1 << 20) else { return nil }
+        return TrackRecord.parse(bytes)
+    }
+
+    /// The image paths (relative to `root`) of a key, in the settings' order.
+    public func imagePaths(_ key: CacheKey) -> [String] {
+        settings.images.map { "thumbs/" + key.hex + $0.fileSuffix(primary: settings.images[0]) + ".png" }
+    }
+
+    /// Renders every image of a track (pure: no files). Decodes once.
+    public func render(trackBytes: [UInt8], fileName: String, key: CacheKey) throws(SnapshotError) -> (pngs: [[UInt8]], record: TrackRecord) {
+        let track = try SnapshotRenderer.decode(trackBytes: trackBytes, fileName: fileName, options: settings.options)
+        var pngs: [[UInt8]] = []
+        var images: [TrackRecord.Image] = []
+        var firstInfo: RenderInfo?
+        for (image, path) in zip(settings.images, imagePaths(key)) {
+            let snapshot = try SnapshotRenderer.render(track: track, options: settings.options(for: image))
+            pngs.append(snapshot.png)
+            images.append(
+                TrackRecord.Image(
+                    path: path, width: snapshot.info.width, height: snapshot.info.height, scale: image.scale,
+                    viewportEpsg3857: snapshot.info.viewportEpsg3857))
+            if firstInfo == nil { firstInfo = snapshot.info }
+        }
+        return (pngs, TrackRecord(key: key, info: firstInfo!, images: images))
+    }
+
+    /// Publishes a render: each image atomically (temporary, fsync, rename, directory fsync), then
+    /// the record. On failure nothing new is visible under a final name except complete images,
+    /// and a previous version of each file stays intact.
+    public func publish(key: CacheKey, pngs: [[UInt8]], record: TrackRecord) throws(FileError) {
+        for (png, path) in zip(pngs, imagePaths(key)) {
+            try FileStore.writeAtomically(png, to: root + "/" + path)
+        }
+        try FileStore.writeAtomically(record.jsonBytes(), to: recordPath(key))
+    }
+
+    /// Runs `body` holding the render lock of `key`'s stripe, so two workers (or machines) given
+    /// the same track under two names render it once: the second waits, then finds the record.
+    /// 256 stripes by the key's first byte; an unrelated key shares a stripe 1 time in 256.
+    public func withRenderLock<T>(_ key: CacheKey, _ body: () throws(FileError) -> T) throws(FileError) -> T {
+        let lock = try ExclusiveLock.acquire(locksDirectory + "/" + String(key.hex.prefix(2)))
+        defer { lock.release() }
+        return try body()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import SnapshotRendering
+
+/// What the listing knows about one rendered track: written once per cache key, after its
+/// images, as `Output/.tracksnap/records/<key>.json`. Field names are index.json's keys.
+public struct TrackRecord: Sendable, Equatable, Codable {
+    /// One published image.
+    public struct Image: Sendable, Equatable, Codable {
+        /// Path relative to Output/, e.g. "thumbs/<key>@2x.png".
+        public var path: String
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// Device pixels per point.
+        public var scale: Double
+        /// The exact map rect shown, [minX, minY, maxX, maxY] in EPSG:3857 metres.
+        public var viewportEpsg3857: [Double]
+
+        enum CodingKeys: String, CodingKey {
+            case path, width, height, scale
+            case viewportEpsg3857 = "viewport_epsg3857"
+        }
+    }
+
+    /// The cache key.
+    public var id: String
+    /// The track's name from the file, if any.
+    public var name: String?
+    /// The format read ("gpx", "csv", …).
+    public var format: String
+    /// First fix time, seconds since the Unix epoch, when the track has times.
+    public var startTime: Double?
+    /// Distance over the cleaned fixes, metres.
+    public var distanceM: Double
+    /// First to last fix, seconds.
+    public var durationS: Double?
+    /// Climb, metres.
+    public var elevationGainM: Double?
+    /// Fixes read.
+    public var fixes: Int
+    /// Fixes kept after cleaning.
+    public var fixesKept: Int
+    /// The images, in the settings' order.
+    public var images: [Image]
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, format, fixes, images
+        case startTime = "start_time"
+        case distanceM = "distance_m"
+        case durationS = "duration_s"
+        case elevationGainM = "elevation_gain_m"
+        case fixesKept = "fixes_kept"
+    }
+
+    /// A record from a render's info and image paths.
+    public init(key: CacheKey, info: RenderInfo, images: [Image]) {
+        id = key.hex
+        name = info.name
+        format = info.format
+        startTime = info.startTime
+        distanceM = info.distanceM
+        durationS = info.durationS
+        elevationGainM = info.elevationGainM
+        fixes = info.fixes
+        fixesKept = info.fixesKept
+        self.images = images
+    }
+
+    /// Sorted-key JSON.
+    public func jsonBytes() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data())
+    }
+
+    /// Parses a record; nil when the bytes are not one.
+    public static func parse(_ bytes: [UInt8]) -> TrackRecord? {
+        try? JSONDecoder().decode(TrackRecord.self, from: Data(bytes))
+    }
+}

@@ -1,0 +1,69 @@
+import BatchRun
+import FileStore
+import Foundation
+import HistoryListing
+import JobQueue
+
+/// `enqueue`, `run`, `status`, `listing` and the internal worker: wiring only; the work is in
+/// JobQueue, BatchRun and HistoryListing.
+enum QueueCommands {
+    static func enqueue(_ request: EnqueueRequest) throws -> ExitStatus {
+        for path in request.paths where !FileStore.exists(path) {
+            throw UsageError(message: "enqueue: no such file or folder '\(path)'")
+        }
+        let queue = JobQueue(root: request.jobsDirectory)
+        let report = try ArchiveEnqueuer(queue: queue).enqueue(request.paths)
+        if !request.quiet {
+            var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
+            if report.skippedNotTracks > 0 { line += ", \(report.skippedNotTracks) skipped: not a track file name" }
+            FileHandle.standardError.write(Data((line + ")\n").utf8))
+        }
+        return .success
+    }
+
+    static func run(_ request: RunRequest) throws -> ExitStatus {
+        let mode: ProgressMode = request.json ? .json : request.quiet ? .quiet : isatty(2) == 1 ? .bar : .lines
+        let supervisor = Supervisor(configuration: request.configuration, progress: mode, executable: try executablePath())
+        let outcome = try supervisor.run()
+        return outcome.isTemporaryFailure ? .temporary : .success
+    }
+
+    static func status(_ request: StatusRequest) throws -> ExitStatus {
+        let queue = JobQueue(root: request.jobsDirectory)
+        guard FileStore.exists(queue.layout.root) else {
+            throw UsageError(message: "no job queue at '\(request.jobsDirectory)' (create one with 'tracksnap enqueue')")
+        }
+        let status = try QueueStatus.read(queue)
+        if request.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(status), as: UTF8.self))
+        } else {
+            print("queued \(status.queued), running \(status.running), done \(status.done), failed \(status.failed.count)")
+            for failure in status.failed {
+                print("  \(failure.job): \(failure.failureClass) after \(failure.attempts) attempt(s): \(failure.message)")
+            }
+        }
+        return .success
+    }
+
+    static func listing(_ configuration: RunConfiguration) throws -> ExitStatus {
+        let builder = ListingBuilder(queue: configuration.makeQueue(), store: configuration.makeStore())
+        let report = try builder.refresh(prunesBefore: FileStore.nowNanoseconds())
+        FileHandle.standardError.write(
+            Data("tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) job(s) not rendered yet, \(report.pruned) file(s) pruned)\n".utf8))
+        return .success
+    }
+
+    static func worker(_ configuration: RunConfiguration) -> ExitStatus {
+        ExitStatus(rawValue: Worker.run(configuration)) ?? .unexpected
+    }
+
+    /// This program's own path, to start workers with (independent of PATH and the current directory).
+    private static func executablePath() throws -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
