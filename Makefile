@@ -3,6 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 ARCHIVE ?= Jobs/samples
 OUTPUT ?= Output
+JOBS ?= Jobs
+WORKERS ?=
 RELEASE_BIN := .build/release
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
@@ -18,9 +20,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product tracksnap
 
-## Render every track in $(ARCHIVE) at @1x and @2x into $(OUTPUT)/, plus a minimal index.html.
+## Queue every track in $(ARCHIVE) (default: the samples) and render them into $(OUTPUT)/ with
+## $(WORKERS) worker processes (default: one per core); refreshes index.html and index.json.
 thumbnails: release
-	@bash scripts/thumbnails.sh "$(TRACKSNAP)" "$(ARCHIVE)" "$(OUTPUT)"
+	$(TRACKSNAP) enqueue $(ARCHIVE) --jobs $(JOBS)
+	$(TRACKSNAP) run --jobs $(JOBS) --output $(OUTPUT) $(if $(WORKERS),--workers $(WORKERS))
 
 ## Unit, reader, raster, PNG and end-to-end tests.
 test: deps

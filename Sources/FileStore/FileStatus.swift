@@ -87,3 +87,24 @@ extension FileStore {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+extension FileStore {
+    /// Reads a file until end of file, whatever size `stat` reports: for /proc files, which say 0.
+    public static func readStream(_ path: String, maximumBytes: Int = 1 << 16) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("open", path) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < maximumBytes {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError("read", path)
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+}

@@ -8,6 +8,13 @@ public struct ReadyJob: Sendable, Equatable {
     public var fileName: String
     /// Attempts already used (crashes, timeouts, render errors).
     public var previousAttempts: Int
+
+    /// Creates a description of a ready job.
+    public init(name: String, fileName: String, previousAttempts: Int) {
+        self.name = name
+        self.fileName = fileName
+        self.previousAttempts = previousAttempts
+    }
 }
 
 /// A claimed job: `running/NAME~a<k>~<host>~<pid>~<start ticks>`.

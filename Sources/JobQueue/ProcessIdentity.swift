@@ -28,7 +28,7 @@ public struct ProcessIdentity: Sendable, Equatable {
 
     /// The start time of a live process on this host, or nil when there is no such process.
     public static func startTicks(of pid: Int32) -> UInt64? {
-        guard let bytes = try? FileStore.readFile("/proc/\(pid)/stat", maximumBytes: 4096) else { return nil }
+        guard let bytes = try? FileStore.readStream("/proc/\(pid)/stat") else { return nil }
         // The command name (field 2) may contain spaces and parentheses: count fields after the last ')'.
         guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))

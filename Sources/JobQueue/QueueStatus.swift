@@ -26,6 +26,14 @@ public struct QueueStatus: Sendable, Equatable, Codable {
             case job, message, attempts
             case failureClass = "class"
         }
+
+        /// Creates a failure entry.
+        public init(job: String, failureClass: String, message: String, attempts: Int) {
+            self.job = job
+            self.failureClass = failureClass
+            self.message = message
+            self.attempts = attempts
+        }
     }
 
     /// Reads the queue's folders.

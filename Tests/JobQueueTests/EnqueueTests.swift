@@ -1,0 +1,75 @@
+import ContentHash
+import FileStore
+import Foundation
+import JobQueue
+import Testing
+
+@Suite struct EnqueueTests {
+    private func makeArchive(_ sandbox: QueueSandbox) throws -> String {
+        let archive = sandbox.root + "/archive"
+        try FileStore.createDirectories([archive + "/2024", archive + "/2025", archive + "/.git"])
+        try FileStore.writeAtomically(Array("<gpx>a</gpx>".utf8), to: archive + "/2024/run.gpx")
+        try FileStore.writeAtomically(Array("<gpx>b</gpx>".utf8), to: archive + "/2025/run.gpx")
+        try FileStore.writeAtomically(Array("lat,lon\n1,2\n".utf8), to: archive + "/2025/Ride.CSV")
+        try FileStore.writeAtomically([0x1F, 0x8B], to: archive + "/2025/ride.fit.gz")
+        try FileStore.writeAtomically(Array("notes".utf8), to: archive + "/README.txt")
+        try FileStore.writeAtomically(Array("x".utf8), to: archive + "/.git/config.gpx")
+        return archive
+    }
+
+    private func fingerprint(_ directory: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: directory)!
+        while let relative = enumerator.nextObject() as? String {
+            let path = directory + "/" + relative
+            guard let status = try FileStore.status(path), status.isRegularFile else { continue }
+            result[relative] = "\(SHA256.hash(try FileStore.readFile(path)).hex) \(status.modificationNanoseconds) \(status.mode)"
+        }
+        return result
+    }
+
+    @Test func queuesTrackFilesOnceAndNeverTouchesTheArchive() throws {
+        let sandbox = try QueueSandbox()
+        let archive = try makeArchive(sandbox)
+        for file in try FileManager.default.subpathsOfDirectory(atPath: archive) { sandbox.age(archive + "/" + file, seconds: 3600) }
+        let before = try fingerprint(archive)
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        let first = try enqueuer.enqueue([archive])
+        #expect(first.queued == 4 && first.skippedNotTracks == 1 && first.unchanged == 0)
+        let names = try sandbox.names(sandbox.queue.layout.new)
+        #expect(names.count == 4)
+        #expect(Set(names.map { String($0.dropFirst(9)) }) == ["run.gpx", "Ride.CSV", "ride.fit.gz"])
+        let second = try enqueuer.enqueue([archive])
+        #expect(second.queued == 0 && second.unchanged == 4)
+        #expect(try fingerprint(archive) == before)
+        #expect(try sandbox.names(sandbox.queue.layout.tmp).isEmpty)
+    }
+
+    @Test func aChangedFileIsQueuedAgainUnderTheSameName() throws {
+        let sandbox = try QueueSandbox()
+        let archive = try makeArchive(sandbox)
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        _ = try enqueuer.enqueue([archive + "/2024/run.gpx"])
+        let name = try sandbox.names(sandbox.queue.layout.new)[0]
+        // Simulate a finished job, then an edit of the archive file.
+        try FileStore.move(sandbox.queue.layout.new + "/" + name, to: sandbox.queue.layout.done + "/" + name)
+        try FileStore.writeAtomically(Array("<gpx>a, edited</gpx>".utf8), to: archive + "/2024/run.gpx")
+        let report = try enqueuer.enqueue([archive + "/2024/run.gpx"])
+        #expect(report.queued == 1)
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [name])
+        #expect(try FileStore.readFile(sandbox.queue.layout.new + "/" + name) == Array("<gpx>a, edited</gpx>".utf8))
+    }
+
+    @Test func aFreshFileIsCopiedReadOnlySoItNeedNotSettle() throws {
+        let sandbox = try QueueSandbox()
+        var queue = sandbox.queue
+        queue.settleSeconds = 30
+        let archive = try makeArchive(sandbox)
+        let report = try ArchiveEnqueuer(queue: queue).enqueue([archive + "/2025/run.gpx"])
+        #expect(report.copied == 1)
+        let name = try sandbox.names(queue.layout.new)[0]
+        let status = try #require(try FileStore.status(queue.layout.new + "/" + name))
+        #expect(!status.isWritable)
+        #expect(try queue.readyJobs().ready.count == 1)
+    }
+}
