@@ -47,8 +47,13 @@ public enum Worker {
                 let job = candidates.ready[(index + offset) % candidates.ready.count]
                 let claim: Claim
                 do {
-                    guard let claimed = try queue.claim(job) else { continue }
-                    claim = claimed
+                    switch try queue.claim(job) {
+                    case .claimed(let claimed): claim = claimed
+                    case .lostRace: continue
+                    case .quarantined(let record):
+                        send(.quarantined(job: record.job, failureClass: record.failureClass.rawValue, message: record.message))
+                        continue
+                    }
                 } catch {
                     return stop("cannot claim \(job.name): \(error)", environmental: error.isEnvironmental)
                 }

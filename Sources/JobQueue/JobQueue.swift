@@ -78,23 +78,40 @@ public struct JobQueue: Sendable {
         return (ready, settling)
     }
 
-    /// Claims a ready job by renaming it into running/. Nil when another process claimed it first.
-    /// A name too long to carry the claim suffix is quarantined here with class `name`.
-    public func claim(_ job: ReadyJob) throws(FileError) -> Claim? {
+    /// What a claim attempt came to.
+    public enum ClaimOutcome: Sendable, Equatable {
+        /// The job is ours.
+        case claimed(Claim)
+        /// Another process claimed it first.
+        case lostRace
+        /// The job cannot be claimed (its name is too long) and was quarantined.
+        case quarantined(FailureRecord)
+
+        /// The claim, when there is one.
+        public var claim: Claim? {
+            if case .claimed(let claim) = self { return claim }
+            return nil
+        }
+    }
+
+    /// Claims a ready job by renaming it into running/. A name too long to carry the claim
+    /// suffix is quarantined here with class `name`.
+    public func claim(_ job: ReadyJob) throws(FileError) -> ClaimOutcome {
         let claim = Claim(
             name: job.name, attempt: job.previousAttempts + 1, host: identity.host, pid: identity.pid,
             startTicks: identity.startTicks)
         let source = layout.new + "/" + job.fileName
         guard claim.fileName.utf8.count <= 255 else {
-            try quarantine(
-                path: source, name: job.name,
-                failure: FailureRecord(
-                    job: job.name, failureClass: .name, message: "the job name is too long to be claimed (\(job.name.utf8.count) bytes; at most \(255 - (claim.fileName.utf8.count - job.name.utf8.count)))",
-                    attempts: job.previousAttempts, version: version))
-            return nil
+            let limit = 255 - (claim.fileName.utf8.count - job.name.utf8.count)
+            let record = FailureRecord(
+                job: job.name, failureClass: .name,
+                message: "the job name is too long to be claimed (\(job.name.utf8.count) bytes; at most \(limit) on this host)",
+                attempts: job.previousAttempts, version: version)
+            try quarantine(path: source, name: job.name, failure: record)
+            return .quarantined(record)
         }
-        guard try FileStore.move(source, to: layout.running + "/" + claim.fileName) else { return nil }
-        return claim
+        guard try FileStore.move(source, to: layout.running + "/" + claim.fileName) else { return .lostRace }
+        return .claimed(claim)
     }
 
     /// The path of a claimed job's bytes.

@@ -22,10 +22,10 @@ import Testing
         let sandbox = try QueueSandbox()
         try sandbox.drop("a.gpx")
         let job = try sandbox.queue.readyJobs().ready[0]
-        let claim = try #require(try sandbox.queue.claim(job))
+        let claim = try #require(try sandbox.queue.claim(job).claim)
         #expect(claim.attempt == 1 && claim.pid == getpid())
         #expect(try sandbox.names(sandbox.queue.layout.running) == [claim.fileName])
-        #expect(try sandbox.queue.claim(job) == nil)
+        #expect(try sandbox.queue.claim(job) == .lostRace)
         try sandbox.queue.acknowledge(claim)
         #expect(try sandbox.names(sandbox.queue.layout.done) == ["a.gpx"])
         #expect(try sandbox.names(sandbox.queue.layout.running).isEmpty)
@@ -36,7 +36,7 @@ import Testing
         try sandbox.drop("crashy.gpx")
         for attempt in 1...3 {
             let job = try #require(try sandbox.queue.readyJobs().ready.first)
-            let claim = try #require(try sandbox.queue.claim(job))
+            let claim = try #require(try sandbox.queue.claim(job).claim)
             #expect(claim.attempt == attempt)
             try sandbox.queue.giveBack(claim, countsAsAttempt: true, failureClass: .crash, message: "boom")
         }
@@ -49,7 +49,7 @@ import Testing
     @Test func giveBackWithoutAttemptKeepsTheCount() throws {
         let sandbox = try QueueSandbox()
         try sandbox.drop("full-disk.gpx~a1")
-        let claim = try #require(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]))
+        let claim = try #require(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]).claim)
         #expect(claim.attempt == 2)
         try sandbox.queue.giveBack(claim, countsAsAttempt: false)
         #expect(try sandbox.names(sandbox.queue.layout.new) == ["full-disk.gpx~a1"])
@@ -58,10 +58,10 @@ import Testing
     @Test func aSuccessAfterAQuarantineLeavesTheJobInOnePlace() throws {
         let sandbox = try QueueSandbox()
         try sandbox.drop("fixed-later.gpx")
-        var claim = try #require(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]))
+        var claim = try #require(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]).claim)
         try sandbox.queue.quarantine(claim, failureClass: .invalidInput, message: "GPX, line 3: truncated")
         try sandbox.drop("fixed-later.gpx")
-        claim = try #require(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]))
+        claim = try #require(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]).claim)
         try sandbox.queue.acknowledge(claim)
         #expect(try sandbox.names(sandbox.queue.layout.failed).isEmpty)
         #expect(try sandbox.names(sandbox.queue.layout.done) == ["fixed-later.gpx"])
@@ -93,7 +93,7 @@ import Testing
         let name = String(repeating: "n", count: 251) + ".gpx"
         #expect(name.utf8.count == 255)
         try sandbox.drop(name)
-        #expect(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]) == nil)
+        #expect(try sandbox.queue.claim(try sandbox.queue.readyJobs().ready[0]).claim == nil)
         let status = try QueueStatus.read(sandbox.queue)
         #expect(status.failed.count == 1)
         #expect(status.failed.first?.job == name && status.failed.first?.failureClass == "name")
