@@ -22,6 +22,12 @@ enum SignalTrap {
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may have started us with these blocked (spawned children inherit the mask).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
         signal(SIGPIPE, SIG_IGN)
         return ends[0]
     }

@@ -5,7 +5,6 @@ import ContentHash
 import FileStore
 import JobQueue
 import SnapshotRendering
-import Synchronization
 import ThumbnailCache
 
 /// The loop of one worker process (`tracksnap __worker`): claim a job, render or find it in the
@@ -22,7 +21,14 @@ public enum Worker {
         var queue = configuration.makeQueue()
         queue.version = configuration.version
         let store = configuration.makeStore()
-        let heartbeat = Heartbeat(intervalSeconds: min(30, configuration.leaseSeconds / 4))
+        let heartbeatPath = queue.layout.heartbeatPath(of: queue.identity)
+        do {
+            try FileStore.writeAtomically([], to: heartbeatPath)
+        } catch {
+            return stop("cannot write \(heartbeatPath): \(error)", environmental: error.isEnvironmental)
+        }
+        defer { try? FileStore.remove(heartbeatPath) }
+        Heartbeat.start(path: heartbeatPath, intervalSeconds: min(30, configuration.leaseSeconds / 4))
         let crashHook = environment("TRACKSNAP_TEST_CRASH_ON")
         let hangHook = environment("TRACKSNAP_TEST_HANG_ON")
         var emptyPasses = 0
@@ -60,9 +66,7 @@ public enum Worker {
                 send(.claimed(job: claim.name, attempt: claim.attempt))
                 if let crashHook, claim.name.contains(crashHook) { abort() }
                 if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
-                heartbeat.watch(queue.path(of: claim))
                 let outcome = process(claim, queue: queue, store: store)
-                heartbeat.watch(nil)
                 if case .stopRun(let message) = outcome { return stop(message, environmental: true) }
             }
         }
@@ -167,23 +171,17 @@ public enum Worker {
     }
 }
 
-/// Keeps the current claim's mtime fresh so other hosts see the claim is alive.
-final class Heartbeat: Sendable {
-    private let current = Mutex<String?>(nil)
-
-    init(intervalSeconds: Double) {
+/// Keeps a worker's heartbeat file fresh so other hosts see its claims are alive.
+enum Heartbeat {
+    static func start(path: String, intervalSeconds: Double) {
         let interval = max(1, intervalSeconds)
-        let thread = Thread { [self] in
+        let thread = Thread {
             while true {
                 Thread.sleep(forTimeInterval: interval)
-                if let path = current.withLock({ $0 }) { _ = try? FileStore.touch(path) }
+                _ = try? FileStore.touch(path)
             }
         }
         thread.start()
-    }
-
-    func watch(_ path: String?) {
-        current.withLock { $0 = path }
     }
 }
 

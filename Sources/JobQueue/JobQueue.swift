@@ -19,15 +19,17 @@ import FileStore
 //   claim    rename(new/X, running/X~a<k>~host~pid~start). Success is ownership; ENOENT means
 //            another worker won, move on. A file in new/ that is still writable and was modified
 //            less than `settleSeconds` ago is left alone (a producer may still be writing it).
-//   work     the claim's mtime is the heartbeat; a job runs at most `jobTimeout` < `lease`.
+//   work     each worker touches running/.heartbeat~host~pid~start while it lives (not the claim:
+//            a job may be a hard link to the user's file); a job runs at most `jobTimeout` < `lease`.
 //   ack      rename(claim, done/X), then remove any older failed/X: a job is in one place.
 //   fail     invalid input: sidecar, then rename(claim, failed/X), at once (attempts don't help).
 //            render error, crash, timeout: back to new/X~a<k>, or failed/ once k = maxAttempts.
 //            environmental (ENOSPC, EDQUOT, EROFS, EIO): back to new/ with k unchanged; the run stops.
 //   return   on SIGTERM/SIGINT, unfinished claims go back to new/ with k unchanged.
 //   reap     a claim is stale if, on this host, its pid is gone or belongs to a newer process
-//            (start time differs), or, from another host, its mtime is older than the lease by
-//            the file system's clock. Stale claims count as a crashed attempt.
+//            (start time differs), or, from another host, both its worker's heartbeat file and the
+//            claim itself are older than the lease by the file system's clock. Stale claims count
+//            as a crashed attempt.
 //
 // Where this differs from the design note: staging files for outputs live next to their final
 // name (`.NAME.tmp~host~pid~rand`, FileStore.TemporaryName) rather than in Output/.tmp, so EXDEV
@@ -175,6 +177,14 @@ public struct QueueLayout: Sendable, Equatable {
     /// The per-host run lock for a shard (nil: unsharded).
     public func lockPath(shard: ShardSelection) -> String {
         shard.count == 1 ? root + "/.lock" : root + "/.lock-shard-\(shard.index)-of-\(shard.count)"
+    }
+    /// Prefix of heartbeat files in running/ (dot-prefixed: never mistaken for a claim).
+    public static let heartbeatPrefix = ".heartbeat~"
+    /// The heartbeat file of a worker process: `running/.heartbeat~host~pid~start`, touched while
+    /// it works. Claims are not touched themselves: an enqueued job may be a hard link to the
+    /// user's archive file, whose mtime must not change.
+    public func heartbeatPath(of owner: ProcessIdentity) -> String {
+        running + "/" + Self.heartbeatPrefix + "\(owner.host)~\(owner.pid)~\(owner.startTicks)"
     }
     /// Enqueue's stat index of archive files.
     public var archiveIndex: String { root + "/.archive-index" }

@@ -26,14 +26,16 @@ public struct ProcessIdentity: Sendable, Equatable {
         return ProcessIdentity(host: TemporaryName.host, pid: pid, startTicks: startTicks(of: pid) ?? 0)
     }
 
-    /// The start time of a live process on this host, or nil when there is no such process.
+    /// The start time of a live process on this host, or nil when there is no such process
+    /// (a zombie counts as gone: in a container whose init does not reap, a dead worker can stay
+    /// a zombie for ever).
     public static func startTicks(of pid: Int32) -> UInt64? {
         guard let bytes = try? FileStore.readStream("/proc/\(pid)/stat") else { return nil }
         // The command name (field 2) may contain spaces and parentheses: count fields after the last ')'.
         guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
         // Fields after ")" start at field 3 (state); field 22 is index 19.
-        guard fields.count > 19 else { return nil }
+        guard fields.count > 19, fields[0].first != UInt8(ascii: "Z"), fields[0].first != UInt8(ascii: "X") else { return nil }
         return UInt64(String(decoding: fields[19], as: UTF8.self))
     }
 

@@ -37,6 +37,7 @@ extension JobQueue {
                 report.returned.append(claim.name)
             }
         }
+        report.temporariesRemoved += try sweepHeartbeats(now: fileSystemNow, leaseSeconds: leaseSeconds)
         for directory in [layout.tmp] + stagingDirectories {
             report.temporariesRemoved += try sweepTemporaries(in: directory, now: fileSystemNow, leaseSeconds: leaseSeconds)
         }
@@ -47,8 +48,13 @@ extension JobQueue {
         if claim.host == identity.host {
             return !ProcessIdentity.isAlive(pid: claim.pid, startTicks: claim.startTicks)
         }
-        guard let status = try? FileStore.status(layout.running + "/" + fileName) else { return false }
-        return Double(now - status.modificationNanoseconds) / 1e9 > leaseSeconds
+        // Another host: the claimer's heartbeat file, else the claim's own mtime, must be fresh.
+        let owner = ProcessIdentity(host: claim.host, pid: claim.pid, startTicks: claim.startTicks)
+        let times = [layout.heartbeatPath(of: owner), layout.running + "/" + fileName].compactMap { path in
+            (try? FileStore.status(path))??.modificationNanoseconds
+        }
+        guard let freshest = times.max() else { return false }
+        return Double(now - freshest) / 1e9 > leaseSeconds
     }
 
     /// Removes `.NAME.tmp~host~pid~rand` files whose writer is dead (this host) or that are older
@@ -65,6 +71,23 @@ extension JobQueue {
                 isOld = Double(now - status.modificationNanoseconds) / 1e9 > leaseSeconds
             }
             if isDeadLocalWriter || isOld {
+                try FileStore.remove(path)
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// Removes heartbeat files of dead local workers and of other hosts' workers silent for a lease.
+    private func sweepHeartbeats(now: Int64, leaseSeconds: Double) throws(FileError) -> Int {
+        var removed = 0
+        for name in try FileStore.listDirectory(layout.running) where name.hasPrefix(QueueLayout.heartbeatPrefix) {
+            guard let owner = Claim(fileName: "x~a1~" + name.dropFirst(QueueLayout.heartbeatPrefix.count)) else { continue }
+            let path = layout.running + "/" + name
+            let isDead = owner.host == identity.host
+                ? !ProcessIdentity.isAlive(pid: owner.pid, startTicks: owner.startTicks)
+                : ((try FileStore.status(path)).map { Double(now - $0.modificationNanoseconds) / 1e9 > leaseSeconds } ?? false)
+            if isDead {
                 try FileStore.remove(path)
                 removed += 1
             }
