@@ -45,6 +45,15 @@ public struct ListingBuilder: Sendable {
     /// listing is published; pass nil when other shards may still be publishing.
     public func refresh(knownContent: [String: SHA256Digest] = [:], prunesBefore: Int64? = nil) throws(FileError) -> ListingReport {
         try store.prepare()
+        // Concurrent runs (lock bypassed, shards, machines) each refresh at their end. Scanning
+        // done/ and writing the pages under one lock makes the last refresh see every job acked
+        // before it started, so a slower run cannot overwrite a newer listing with an older view.
+        let lock = try ExclusiveLock.acquire(store.stateDirectory + "/listing.lock")
+        defer { lock.release() }
+        return try refreshHoldingLock(knownContent: knownContent, prunesBefore: prunesBefore)
+    }
+
+    private func refreshHoldingLock(knownContent: [String: SHA256Digest], prunesBefore: Int64?) throws(FileError) -> ListingReport {
         var report = ListingReport()
         var catalog = ListingCatalog.load(catalogPath)
         var fresh = ListingCatalog()

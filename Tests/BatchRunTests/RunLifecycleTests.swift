@@ -11,8 +11,10 @@ private func fixture(_ name: String) -> String {
     @Test func aRunRendersEverythingAndAnUnchangedRerunRendersNothing() throws {
         let sandbox = try RunSandbox()
         try sandbox.writeTracks(12)
+        let archiveBefore = try archiveState(sandbox)
         try sandbox.enqueueArchive()
         let first = try sandbox.runQueue(["--workers", "2", "--json"])
+        #expect(try archiveState(sandbox) == archiveBefore)  // hard-linked, never modified
         #expect(first.status == 0, "\(first.stderr)")
         let summary = sandbox.summary(first)
         #expect(summary["rendered"] as? Int == 12 && summary["failed"] as? Int == 0 && summary["claimed"] as? Int == 12)
@@ -49,6 +51,16 @@ private func fixture(_ name: String) -> String {
         let samePicture = newTracks.first { ($0["jobs"] as? [String]) == (tracks[0]["jobs"] as? [String]) }
         let newPath = ((samePicture?["images"] as? [[String: Any]])?[0]["path"] as? String) ?? ""
         #expect(try FileStore.readFile(sandbox.output + "/" + newPath) == pngBytes)
+    }
+
+    /// Names, bytes and mtimes of the archive's files.
+    private func archiveState(_ sandbox: RunSandbox) throws -> [String: String] {
+        var state: [String: String] = [:]
+        for name in try FileStore.listDirectory(sandbox.archive) {
+            let path = sandbox.archive + "/" + name
+            state[name] = "\(try FileStore.readFile(path).hashValue) \(try FileStore.status(path)!.modificationNanoseconds)"
+        }
+        return state
     }
 
     @Test func theSameTrackUnderTwoNamesRendersOnce() throws {
