@@ -42,42 +42,68 @@ public enum FileStore {
     /// `O_EXCL`), checks every write, fsyncs, renames over `path`, then fsyncs the directory.
     /// On any failure the temporary is removed and the previous file is left untouched.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileError) {
-        let (directory, name) = split(path)
-        let temporary = directory + "/" + TemporaryName.make(for: name)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard descriptor >= 0 else { throw FileError("create", temporary) }
-        let failure: FileError? = {
-            let writeFailure: Int32? = bytes.withUnsafeBytes { buffer in
-                var written = 0
-                while written < buffer.count {
-                    let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    written += count
-                }
-                return nil
+        try writeAtomically([(bytes, path)], permissions: permissions)
+    }
+
+    /// Publishes several files atomically, each as `writeAtomically(_:to:)` does, renamed in the
+    /// order given (so a later file never becomes visible before an earlier one).
+    ///
+    /// Phases rather than file by file: write every temporary, then fsync them, then rename, then
+    /// fsync each directory once. On ext4 an fsync commits the journal transaction holding all
+    /// the pending temporaries, so the later fsyncs find nothing left to do: one commit for the
+    /// data and one for the renames, instead of two per file (measured: `make bench`, README).
+    public static func writeAtomically(_ files: [(bytes: [UInt8], path: String)], permissions: mode_t = 0o644) throws(FileError) {
+        var staged: [(descriptor: Int32, temporary: String, path: String)] = []
+        var renamed = 0
+        func discard() {
+            for (index, file) in staged.enumerated() where index >= renamed {
+                if file.descriptor >= 0 { close(file.descriptor) }
+                unlink(file.temporary)
             }
-            if let writeFailure {
-                close(descriptor)
-                return FileError("write", temporary, code: writeFailure)
-            }
-            if fsync(descriptor) != 0 {
-                let failure = FileError("fsync", temporary)
-                close(descriptor)
-                return failure
-            }
-            // close can report a deferred write error (NFS): check it too.
-            if close(descriptor) != 0 { return FileError("close", temporary) }
-            if rename(temporary, path) != 0 { return FileError("rename", path) }
-            return nil
-        }()
-        if let failure {
-            unlink(temporary)
-            throw failure
         }
-        try syncDirectory(directory)
+        do throws(FileError) {
+            for file in files {
+                let (directory, name) = split(file.path)
+                let temporary = directory + "/" + TemporaryName.make(for: name)
+                let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+                guard descriptor >= 0 else { throw FileError("create", temporary) }
+                staged.append((descriptor, temporary, file.path))
+                if let code = writeAll(file.bytes, to: descriptor) { throw FileError("write", temporary, code: code) }
+            }
+            for index in staged.indices {
+                guard fsync(staged[index].descriptor) == 0 else { throw FileError("fsync", staged[index].temporary) }
+                let descriptor = staged[index].descriptor
+                staged[index].descriptor = -1
+                // close can report a deferred write error (NFS): check it too.
+                guard close(descriptor) == 0 else { throw FileError("close", staged[index].temporary) }
+            }
+            for file in staged {
+                guard rename(file.temporary, file.path) == 0 else { throw FileError("rename", file.path) }
+                renamed += 1
+            }
+        } catch {
+            discard()
+            throw error
+        }
+        var directories: [String] = []
+        for file in staged where !directories.contains(split(file.path).directory) { directories.append(split(file.path).directory) }
+        for directory in directories { try syncDirectory(directory) }
+    }
+
+    /// Writes all of `bytes`; returns the errno of a failed write, or nil.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return nil
+        }
     }
 
     /// fsyncs a directory so a rename in it survives a crash.

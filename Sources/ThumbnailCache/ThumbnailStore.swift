@@ -55,8 +55,11 @@ public struct ThumbnailStore: Sendable {
     /// The record path of a key.
     public func recordPath(_ key: CacheKey) -> String { recordsDirectory + "/" + key.hex + ".json" }
 
-    /// Whether every image of `key` is published.
-    public func isPublished(_ key: CacheKey) -> Bool { FileStore.exists(recordPath(key)) }
+    /// Whether every image of `key` is published: its record, and (belt and braces, two `stat`s)
+    /// the images the record promises, so a file lost in a crash is rendered again.
+    public func isPublished(_ key: CacheKey) -> Bool {
+        FileStore.exists(recordPath(key)) && imagePaths(key).allSatisfy { FileStore.exists(root + "/" + $0) }
+    }
 
     /// Reads a key's record.
     public func record(_ key: CacheKey) -> TrackRecord? {
@@ -91,10 +94,9 @@ public struct ThumbnailStore: Sendable {
     /// the record. On failure nothing new is visible under a final name except complete images,
     /// and a previous version of each file stays intact.
     public func publish(key: CacheKey, pngs: [[UInt8]], record: TrackRecord) throws(FileError) {
-        for (png, path) in zip(pngs, imagePaths(key)) {
-            try FileStore.writeAtomically(png, to: root + "/" + path)
-        }
-        try FileStore.writeAtomically(record.jsonBytes(), to: recordPath(key))
+        let images = zip(pngs, imagePaths(key)).map { (bytes: $0, path: root + "/" + $1) }
+        // The record is renamed last: its presence promises the images.
+        try FileStore.writeAtomically(images + [(record.jsonBytes(), recordPath(key))])
     }
 
     /// Runs `body` holding the render lock of `key`'s stripe, so two workers (or machines) given

@@ -11,16 +11,21 @@ enum Benchmark {
     static func run(_ arguments: [String]) throws {
         var work = ".bench"
         var runs = 31
+        var queueRuns = 3
+        var section = "all"
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
             case "--work": index += 1; work = arguments[index]
             case "--runs": index += 1; runs = Int(arguments[index]) ?? runs
+            case "--queue-runs": index += 1; queueRuns = Int(arguments[index]) ?? queueRuns
+            case "--section": index += 1; section = arguments[index]
             default: throw DevToolError("unknown bench option \(arguments[index])")
             }
             index += 1
         }
         try FileStore.createDirectories(work + "/out")
+        if section == "queue" { return try QueueBenchmark.run(work: work, runs: queueRuns) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
         let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
@@ -52,6 +57,7 @@ enum Benchmark {
         } else {
             print("\nMapnik: not available (install python3-mapnik); no ratio printed")
         }
+        if section == "all" { try QueueBenchmark.run(work: work, runs: queueRuns) }
     }
 
     private static func generate(_ path: String, _ contents: () -> String) throws -> String {

@@ -4,7 +4,8 @@ import TrackSynthesis
 
 // Developer tools (not part of the user-facing CLI):
 //   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
-//   tracksnap-dev bench [--work DIR] [--runs N]   the render benchmark (make bench)
+//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|queue]
+//                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -18,7 +19,7 @@ do {
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | bench [--work DIR] [--runs N]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|queue]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))
