@@ -84,9 +84,9 @@ public enum Worker {
             do {
                 bytes = try FileStore.readFile(queue.path(of: claim), maximumBytes: store.settings.options.limits.maximumInputBytes)
             } catch where error.code == EFBIG {
-                let limit = store.settings.options.limits.maximumInputBytes
-                try queue.quarantine(claim, failureClass: .invalidInput, message: "the file is larger than the \(limit)-byte limit")
-                send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: "larger than \(limit) bytes"))
+                let message = "the file is larger than the \(store.settings.options.limits.maximumInputBytes)-byte limit"
+                try queue.quarantine(claim, failureClass: .invalidInput, message: message)
+                send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: message))
                 return .next
             }
             let content = SHA256.hash(bytes)

@@ -28,31 +28,35 @@ import Testing
         #expect(snapshot(sandbox) == before)
     }
 
-    @Test func twoRunsWithTheLockBypassedLoseNothingAndCorruptNothing() throws {
+    @Test func twoProcessesWithTheLockBypassedOver2000JobsDoEachJobOnce() throws {
         let sandbox = try RunSandbox()
-        try sandbox.writeTracks(120, fixCount: 200)
-        // Some duplicates under other names, so both runs race for the same cache keys.
-        try sandbox.writeTracks(30, fixCount: 200, prefix: "again")
+        // 2,000 jobs: 200 distinct tracks, each under ten names, so the two runs race for claims
+        // and for the same cache keys all the time while most jobs stay cheap (cache hits).
+        let distinct = try sandbox.writeTracks(200, fixCount: 60)
+        for copy in 1..<10 {
+            try FileStore.createDirectories([sandbox.archive + "/copy-\(copy)"])
+            for name in distinct {
+                _ = try FileStore.hardLink(sandbox.archive + "/" + name, to: sandbox.archive + "/copy-\(copy)/" + name)
+            }
+        }
         try sandbox.enqueueArchive()
+        #expect(sandbox.jobs(in: "new").count == 2000)
         let arguments = ["run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--settle", "0", "--workers", "2", "--no-lock", "--json"]
         let runs = try (0..<2).map { _ in try sandbox.start(arguments) }
-        var rendered = 0
-        var cached = 0
+        var totals: [String: Int] = [:]
         for run in runs {
             let stdout = (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
             run.waitUntilExit()
             #expect(run.terminationStatus == 0)
             let summary = (try? JSONSerialization.jsonObject(with: stdout) as? [String: Any]) ?? [:]
-            rendered += summary["rendered"] as? Int ?? 0
-            cached += summary["cached"] as? Int ?? 0
+            for key in ["claimed", "rendered", "cached", "failed"] { totals[key, default: 0] += summary[key] as? Int ?? 0 }
         }
-        #expect(sandbox.jobs(in: "done").count == 150)
         let places = sandbox.places()
-        #expect(places.count == 150 && places.values.allSatisfy { $0 == ["done"] })
-        // Each distinct track rendered exactly once across both runs; duplicates were cache hits.
-        #expect(rendered == 120 && cached == 30, "rendered \(rendered), cached \(cached)")
+        #expect(places.count == 2000 && places.values.allSatisfy { $0 == ["done"] })
+        // Each job claimed once; each distinct track rendered once across both runs.
+        #expect(totals == ["claimed": 2000, "rendered": 200, "cached": 1800, "failed": 0], "\(totals)")
         #expect(sandbox.visibleOutputProblems() == [])
-        #expect(sandbox.listedTracks().count == 120)
+        #expect(sandbox.listedTracks().count == 200)
     }
 
     @Test func aClientPollingOutputNeverSeesAPartialFile() throws {

@@ -104,6 +104,25 @@ import TrackSynthesis
         #expect(rest.status == 0 && sandbox.jobs(in: "done").count == 41, "\(rest.stderr)")
     }
 
+    @Test func aSecondSignalAbortsAtOnceAndStillReturnsTheJobsInFlight() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(1, prefix: "stuck")
+        try sandbox.enqueueArchive()
+        let process = try sandbox.start(
+            ["run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--settle", "0", "--stop-deadline", "60"],
+            environment: ["TRACKSNAP_TEST_HANG_ON": "stuck"])
+        for _ in 0..<200 where sandbox.jobs(in: "running").isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        kill(process.processIdentifier, SIGINT)
+        Thread.sleep(forTimeInterval: 0.3)
+        let second = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(second) < 2)
+        #expect(process.terminationStatus == 75)
+        #expect(sandbox.jobs(in: "running").isEmpty)
+        #expect(sandbox.jobs(in: "new").count == 1 && !sandbox.jobs(in: "new")[0].contains("~a"))
+    }
+
     @Test func aStaleClaimOfADeadPidAndAnAgedForeignClaimAreReaped() throws {
         let sandbox = try RunSandbox()
         try sandbox.writeTracks(2)

@@ -97,6 +97,30 @@ private func fixture(_ name: String) -> String {
         #expect(document["done"] as? Int == 3 && document["queued"] as? Int == 0 && document["running"] as? Int == 0)
     }
 
+    @Test func anEntityBombAnExternalEntityAndA2GBFileAreRefusedQuickly() throws {
+        let sandbox = try RunSandbox()
+        try FileStore.createDirectories([sandbox.jobs + "/new"])
+        var bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n<!ENTITY lol \"lol\">\n"
+        for level in 1...9 { bomb += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "\">\n" }
+        bomb += "]>\n<gpx version=\"1.1\"><trk><name>&lol9;</name><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>\n"
+        try FileStore.writeAtomically(Array(bomb.utf8), to: sandbox.jobs + "/new/entity-bomb.gpx")
+        let external = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY secret SYSTEM \"file:///etc/passwd\">]>\n<gpx version=\"1.1\"><trk><name>&secret;</name><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>\n"
+        try FileStore.writeAtomically(Array(external.utf8), to: sandbox.jobs + "/new/external-entity.gpx")
+        // A sparse 2 GB file: refused by size before it is read.
+        let huge = sandbox.jobs + "/new/two-gigabytes.gpx"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, 2 << 30) == 0)
+        chmod(huge, 0o444)
+        let result = try sandbox.runQueue(["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.seconds < 10)
+        #expect(sandbox.summary(result)["failed"] as? Int == 3)
+        #expect(result.stderr.contains("entity-bomb.gpx: invalid-input") && result.stderr.contains("lol9"), "\(result.stderr)")
+        #expect(result.stderr.contains("external-entity.gpx: invalid-input") && result.stderr.contains("secret"), "\(result.stderr)")
+        #expect(result.stderr.contains("two-gigabytes.gpx: invalid-input") && result.stderr.contains("limit"), "\(result.stderr)")
+        #expect(!result.stderr.contains("root:"))
+    }
+
     @Test func oddNamesAreProcessedOrQuarantinedWithAReasonAndDotfilesIgnored() throws {
         let sandbox = try RunSandbox()
         try FileStore.createDirectories([sandbox.jobs + "/new"])
