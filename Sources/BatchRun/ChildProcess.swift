@@ -15,6 +15,12 @@ final class ChildProcess {
     /// The job the worker is on, and since when (monotonic seconds).
     var currentJob: String?
     var currentJobStart = 0.0
+    /// A job ended; the timeout clock stops only if it was the one being rendered (the worker
+    /// publishes the previous job while it renders the next).
+    func jobEnded(_ job: String) {
+        if currentJob == job { currentJob = nil }
+    }
+
     /// Set when the supervisor killed the worker for running past the job timeout.
     var killedForTimeout = false
 

@@ -179,15 +179,15 @@ public final class Supervisor {
         case let .finished(job, rendered, contentHex):
             if rendered { summary.rendered += 1 } else { summary.cached += 1 }
             contentByJob[job] = SHA256Digest(hex: contentHex)
-            child.currentJob = nil
+            child.jobEnded(job)
         case let .quarantined(job, failureClass, message):
             summary.failed += 1
             record(job: job, failureClass: failureClass, message: message)
-            child.currentJob = nil
+            child.jobEnded(job)
         case let .returned(job, message):
             summary.returned += 1
             if !environmentalStop { reporter.note("\(job): returned to the queue: \(message)") }
-            child.currentJob = nil
+            child.jobEnded(job)
         case let .stop(message):
             if !environmentalStop {
                 environmentalStop = true

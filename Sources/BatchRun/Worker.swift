@@ -5,12 +5,14 @@ import ContentHash
 import FileStore
 import JobQueue
 import SnapshotRendering
+import Synchronization
 import ThumbnailCache
 
 /// The loop of one worker process (`tracksnap __worker`): claim a job, render or find it in the
 /// cache, publish, acknowledge, report one line to the supervisor on stdout; repeat until the
-/// queue is empty or the supervisor closes stdin. One job at a time, so a worker's memory is
-/// bounded by one track, and a crash loses one claim, which the supervisor gives back.
+/// queue is empty or the supervisor closes stdin. Rendering is one job at a time; the previous
+/// job's publication (fsyncs, renames, ack) overlaps the next job's render on a second thread, so
+/// a worker does not idle in fsync. At most two tracks in memory; a crash gives back both claims.
 public enum Worker {
     /// Runs the loop; returns the process's exit status (0 drained or stopped, 75 environmental).
     public static func run(_ configuration: RunConfiguration) -> Int32 {
@@ -29,27 +31,30 @@ public enum Worker {
         }
         defer { try? FileStore.remove(heartbeatPath) }
         Heartbeat.start(path: heartbeatPath, intervalSeconds: min(30, configuration.leaseSeconds / 4))
+        let publisher = Publisher(queue: queue)
         let crashHook = environment("TRACKSNAP_TEST_CRASH_ON")
         let hangHook = environment("TRACKSNAP_TEST_HANG_ON")
-        var emptyPasses = 0
-        while !supervisorAskedToStop() {
+        while !supervisorAskedToStop() && publisher.stopMessage == nil {
             let candidates: (ready: [ReadyJob], settling: Int)
             do {
                 candidates = try queue.readyJobs(shard: configuration.shard)
             } catch {
-                return stop("cannot list \(queue.layout.new): \(error)", environmental: error.isEnvironmental)
+                return stop("cannot list \(queue.layout.new): \(error)", environmental: error.isEnvironmental, publisher: publisher)
             }
             if candidates.ready.isEmpty {
                 // Files still being written: wait for them to settle rather than finish without them.
+                // Jobs being published may yet be given back (render error): wait for those too.
+                publisher.drain()
+                let givenBack = (try? queue.readyJobs(shard: configuration.shard).ready.isEmpty) == false
+                if givenBack { continue }
                 guard candidates.settling > 0 else { break }
-                emptyPasses += 1
                 usleep(200_000)
                 continue
             }
             // Start at a different place than the other workers so they rarely race for one file.
             let offset = Int(getpid()) % candidates.ready.count
             for index in 0..<candidates.ready.count {
-                if supervisorAskedToStop() { break }
+                if supervisorAskedToStop() || publisher.stopMessage != nil { break }
                 let job = candidates.ready[(index + offset) % candidates.ready.count]
                 let claim: Claim
                 do {
@@ -61,15 +66,17 @@ public enum Worker {
                         continue
                     }
                 } catch {
-                    return stop("cannot claim \(job.name): \(error)", environmental: error.isEnvironmental)
+                    return stop("cannot claim \(job.name): \(error)", environmental: error.isEnvironmental, publisher: publisher)
                 }
                 send(.claimed(job: claim.name, attempt: claim.attempt))
                 if let crashHook, claim.name.contains(crashHook) { abort() }
                 if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
-                let outcome = process(claim, queue: queue, store: store)
-                if case .stopRun(let message) = outcome { return stop(message, environmental: true) }
+                let outcome = process(claim, queue: queue, store: store, publisher: publisher)
+                if case .stopRun(let message) = outcome { return stop(message, environmental: true, publisher: publisher) }
             }
         }
+        publisher.drain()
+        if let message = publisher.stopMessage { return stop(message, environmental: true, publisher: publisher) }
         return 0
     }
 
@@ -78,7 +85,7 @@ public enum Worker {
         case stopRun(String)
     }
 
-    private static func process(_ claim: Claim, queue: JobQueue, store: ThumbnailStore) -> Outcome {
+    private static func process(_ claim: Claim, queue: JobQueue, store: ThumbnailStore, publisher: Publisher) -> Outcome {
         do throws(FileError) {
             let bytes: [UInt8]
             do {
@@ -91,32 +98,33 @@ public enum Worker {
             }
             let content = SHA256.hash(bytes)
             let key = store.key(content: content)
-            var rendered = false
             if !store.isPublished(key) {
-                let failure: SnapshotError? = try store.withRenderLock(key) { () throws(FileError) -> SnapshotError? in
-                    guard !store.isPublished(key) else { return nil }
+                // The stripe lock makes a second job with the same bytes wait for this render and
+                // then find it published; the publisher releases it once the files are in place.
+                let lock = try store.acquireRenderLock(key)
+                if !store.isPublished(key) {
                     let result: (pngs: [[UInt8]], record: TrackRecord)
                     do throws(SnapshotError) {
                         result = try store.render(trackBytes: bytes, fileName: claim.name, key: key)
                     } catch {
-                        return error
+                        lock.release()
+                        if error.isInvalidInput {
+                            try queue.quarantine(claim, failureClass: .invalidInput, message: error.description)
+                            send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: error.description))
+                        } else {
+                            try giveBack(claim, queue: queue, failureClass: .render, message: error.description)
+                        }
+                        return .next
                     }
-                    try store.publish(key: key, pngs: result.pngs, record: result.record)
-                    rendered = true
-                    return nil
-                }
-                if let failure {
-                    if failure.isInvalidInput {
-                        try queue.quarantine(claim, failureClass: .invalidInput, message: failure.description)
-                        send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: failure.description))
-                    } else {
-                        try giveBack(claim, queue: queue, failureClass: .render, message: failure.description)
-                    }
+                    publisher.submit(
+                        Publication(claim: claim, key: key, contentHex: content.hex, pngs: result.pngs, record: result.record, lock: lock),
+                        store: store)
                     return .next
                 }
+                lock.release()
             }
             try queue.acknowledge(claim)
-            send(.finished(job: claim.name, rendered: rendered, contentHex: content.hex))
+            send(.finished(job: claim.name, rendered: false, contentHex: content.hex))
             return .next
         } catch where error.isEnvironmental {
             // Disk full, quota, read-only, I/O error: the job is not at fault. Give it back as it
@@ -130,7 +138,7 @@ public enum Worker {
         }
     }
 
-    private static func giveBack(_ claim: Claim, queue: JobQueue, failureClass: FailureClass, message: String) throws(FileError) {
+    static func giveBack(_ claim: Claim, queue: JobQueue, failureClass: FailureClass, message: String) throws(FileError) {
         try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
         if claim.attempt >= queue.maxAttempts {
             send(.quarantined(job: claim.name, failureClass: failureClass.rawValue, message: "\(message) (\(claim.attempt) attempts)"))
@@ -139,14 +147,21 @@ public enum Worker {
         }
     }
 
-    private static func stop(_ message: String, environmental: Bool) -> Int32 {
+    private static func stop(_ message: String, environmental: Bool, publisher: Publisher? = nil) -> Int32 {
+        publisher?.drain()
         send(.stop(message: message))
         return environmental ? 75 : 1
     }
 
     /// Writes one message line to stdout (the supervisor's pipe) in a single write.
-    private static func send(_ message: WorkerMessage) {
-        var line = message.line
+    static func send(_ message: WorkerMessage) {
+        sendLock.withLock { _ in writeLine(message.line) }
+    }
+
+    private static let sendLock = Mutex<Void>(())
+
+    private static func writeLine(_ line: String) {
+        var line = line
         line.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {

@@ -99,12 +99,11 @@ public struct ThumbnailStore: Sendable {
         try FileStore.writeAtomically(images + [(record.jsonBytes(), recordPath(key))])
     }
 
-    /// Runs `body` holding the render lock of `key`'s stripe, so two workers (or machines) given
-    /// the same track under two names render it once: the second waits, then finds the record.
-    /// 256 stripes by the key's first byte; an unrelated key shares a stripe 1 time in 256.
-    public func withRenderLock<T>(_ key: CacheKey, _ body: () throws(FileError) -> T) throws(FileError) -> T {
-        let lock = try ExclusiveLock.acquire(locksDirectory + "/" + String(key.hex.prefix(2)))
-        defer { lock.release() }
-        return try body()
+    /// Takes the render lock of `key`'s stripe, so two workers (or machines) given the same track
+    /// under two names render it once: the second waits, then finds it published. 256 stripes by
+    /// the key's first byte; an unrelated key shares a stripe 1 time in 256.
+    public func acquireRenderLock(_ key: CacheKey) throws(FileError) -> ExclusiveLock {
+        try ExclusiveLock.acquire(locksDirectory + "/" + String(key.hex.prefix(2)))
     }
+
 }
