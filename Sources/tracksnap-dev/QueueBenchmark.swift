@@ -1,3 +1,4 @@
+import ContentHash
 import FileStore
 import Foundation
 import TrackSynthesis
@@ -6,28 +7,34 @@ import TrackSynthesis
 /// rendered cold by `tracksnap run` with 1 and 2 workers, and an unchanged nightly rerun
 /// (`enqueue` + `run`) over 10,000 tracks. Runs the release `tracksnap` binary as a user would.
 enum QueueBenchmark {
-    static func run(work: String, runs: Int) throws {
+    static func run(work: String, runs requestedRuns: Int) throws {
+        let runs = max(1, requestedRuns)
         let tracksnap = ".build/release/tracksnap"
         guard FileManager.default.isExecutableFile(atPath: tracksnap) else { throw DevToolError("build \(tracksnap) first (make bench does)") }
         let mixed = try archive(work + "/archive-mixed-2000", count: 2000) { index, random in
             // Log-uniform between 300 and 18,000 fixes: many short tracks, some long ones.
             Int((300 * pow(60, random.uniform())).rounded()) + index % 2
         }
+        try hashThroughput(work: work)
         let sizes = try FileStore.listDirectory(mixed).compactMap { try FileStore.status(mixed + "/" + $0)?.sizeBytes }
         print("\nBatch: \(sizes.count)-track mixed archive (300–18,000 fixes, \(sizes.reduce(0, +) / 1_048_576) MB), cold `tracksnap run`, median of \(runs):")
         var rates: [Int: Double] = [:]
         for workers in [1, 2] {
             var times: [Double] = []
+            var coresBusy: [Double] = []
             for _ in 0..<runs {
                 let root = work + "/queue-cold"
                 try? FileManager.default.removeItem(atPath: root)
                 try execute(tracksnap, ["enqueue", mixed, "--jobs", root + "/Jobs", "--quiet"])
+                let cpuBefore = childrenCPUSeconds()
                 let seconds = try timed { try execute(tracksnap, ["run", "--jobs", root + "/Jobs", "--output", root + "/Output", "--workers", "\(workers)", "--quiet"]) }
                 times.append(seconds)
+                coresBusy.append((childrenCPUSeconds() - cpuBefore) / seconds)
             }
-            let median = times.sorted()[times.count / 2]
+            let middle = times.indices.sorted { times[$0] < times[$1] }[times.count / 2]
+            let median = times[middle]
             rates[workers] = Double(sizes.count) / median
-            print("  \(workers) worker\(workers == 1 ? " " : "s"): \(format(median, 2)) s, \(format(Double(sizes.count) / median, 1)) tracks/s  (runs: \(times.map { format($0, 2) }.joined(separator: ", ")) s)")
+            print("  \(workers) worker\(workers == 1 ? " " : "s"): \(format(median, 2)) s, \(format(Double(sizes.count) / median, 1)) tracks/s, \(format(coresBusy[middle], 2)) cores busy  (runs: \(times.map { format($0, 2) }.joined(separator: ", ")) s)")
         }
         print("  2 workers / 1 worker: \(format(rates[2]! / rates[1]!, 2))x (target ≥ 1.8x)")
 
@@ -68,6 +75,23 @@ enum QueueBenchmark {
             try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: directory + "/" + name)
         }
         return directory
+    }
+
+    /// SHA-256 speed (every job's bytes are hashed for its cache key).
+    private static func hashThroughput(work: String) throws {
+        let bytes = try FileStore.readFile(work + "/run-1000000.gpx")
+        var times: [Double] = []
+        for _ in 0..<5 { times.append(try timed { _ = SHA256.hash(bytes) }) }
+        let median = times.sorted()[2]
+        print("\nSHA-256 (ContentHash): \(format(Double(bytes.count) / median / 1_048_576, 0)) MB/s over \(bytes.count / 1_048_576) MB")
+    }
+
+    /// User + system CPU seconds of every child process waited for so far (workers included:
+    /// `run` waits for them, so their time rolls up).
+    private static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     private static func execute(_ executable: String, _ arguments: [String]) throws {
