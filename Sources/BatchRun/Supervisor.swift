@@ -24,6 +24,9 @@ public struct RunOutcome: Sendable {
     /// Whether a temporary condition (disk full, a stop signal with jobs left) cut it short:
     /// the engine or cron should run it again later (exit 75).
     public var isTemporaryFailure: Bool
+    /// Set when a worker gave up for a reason that is neither a crash nor temporary (it printed
+    /// why): the run did not finish its queue and should exit 1.
+    public var workerFailed: Bool
 }
 
 /// `tracksnap run`: takes the lock, re-queues everything when the settings changed, reaps stale
@@ -46,6 +49,7 @@ public final class Supervisor {
     private var stopping = false
     private var aborting = false
     private var environmentalStop = false
+    private var workerFailed = false
     private var stopDeadline = 0.0
     private let started = monotonicSeconds()
 
@@ -105,7 +109,8 @@ public final class Supervisor {
         summary.seconds = Self.monotonicSeconds() - started
         reporter.finish(summary)
         let leftBehind = (try? queue.readyJobs(shard: configuration.shard).ready.count) ?? 0
-        return RunOutcome(summary: summary, isTemporaryFailure: environmentalStop || (interrupted && leftBehind > 0))
+        return RunOutcome(
+            summary: summary, isTemporaryFailure: environmentalStop || (interrupted && leftBehind > 0), workerFailed: workerFailed)
     }
 
     /// A style or renderer-version change re-renders everything: every done job goes back to new/.
@@ -188,11 +193,13 @@ public final class Supervisor {
             summary.returned += 1
             if !environmentalStop { reporter.note("\(job): returned to the queue: \(message)") }
             child.jobEnded(job)
-        case let .stop(message):
-            if !environmentalStop {
+        case let .stop(message, temporary):
+            if temporary && !environmentalStop {
                 environmentalStop = true
                 summary.stoppedBecause = message
                 reporter.note("stopping: \(message)")
+            } else if !temporary {
+                reporter.failure(job: "worker", failureClass: "error", message: message)
             }
             children.forEach { $0.requestStop() }
         }
@@ -234,8 +241,14 @@ public final class Supervisor {
             throw .file(error)
         }
         if exitCode == 75 && !signaled { environmentalStop = true }
-        let crashed = signaled || (exitCode != 0 && exitCode != 75)
-        if crashed && !stopping && !environmentalStop { try spawn() }
+        // A crash or a timeout kill gets a replacement worker; a worker that exited with an error
+        // of its own (it said why) would only fail again, so the run stops instead.
+        if !signaled && exitCode != 0 && exitCode != 75 && !workerFailed {
+            workerFailed = true
+            summary.stoppedBecause = "a worker failed (exit status \(exitCode))"
+            children.forEach { $0.requestStop() }
+        }
+        if signaled && !stopping && !environmentalStop && !workerFailed { try spawn() }
     }
 
     private func enforceDeadlines() {

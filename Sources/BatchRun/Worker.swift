@@ -149,7 +149,7 @@ public enum Worker {
 
     private static func stop(_ message: String, environmental: Bool, publisher: Publisher? = nil) -> Int32 {
         publisher?.drain()
-        send(.stop(message: message))
+        send(.stop(message: message, temporary: environmental))
         return environmental ? 75 : 1
     }
 

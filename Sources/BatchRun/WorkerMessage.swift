@@ -10,8 +10,8 @@ enum WorkerMessage: Equatable {
     case quarantined(job: String, failureClass: String, message: String)
     /// A job went back to new/ (render error to retry, or the run is stopping).
     case returned(job: String, message: String)
-    /// The run must stop: the disk is full or read-only.
-    case stop(message: String)
+    /// The run must stop: the disk is full or read-only (`temporary`), or the worker cannot go on.
+    case stop(message: String, temporary: Bool)
 
     var line: String {
         switch self {
@@ -19,7 +19,7 @@ enum WorkerMessage: Equatable {
         case let .finished(job, rendered, content): return TabSeparated.line(["finished", job, rendered ? "rendered" : "cached", content])
         case let .quarantined(job, failureClass, message): return TabSeparated.line(["quarantined", job, failureClass, message])
         case let .returned(job, message): return TabSeparated.line(["returned", job, message])
-        case let .stop(message): return TabSeparated.line(["stop", message])
+        case let .stop(message, temporary): return TabSeparated.line(["stop", message, temporary ? "temporary" : "failed"])
         }
     }
 
@@ -29,7 +29,7 @@ enum WorkerMessage: Equatable {
         case ("finished", 4): self = .finished(job: fields[1], rendered: fields[2] == "rendered", contentHex: fields[3])
         case ("quarantined", 4): self = .quarantined(job: fields[1], failureClass: fields[2], message: fields[3])
         case ("returned", 3): self = .returned(job: fields[1], message: fields[2])
-        case ("stop", 2): self = .stop(message: fields[1])
+        case ("stop", 3): self = .stop(message: fields[1], temporary: fields[2] == "temporary")
         default: return nil
         }
     }

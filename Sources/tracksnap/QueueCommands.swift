@@ -25,6 +25,7 @@ enum QueueCommands {
         let mode: ProgressMode = request.json ? .json : request.quiet ? .quiet : isatty(2) == 1 ? .bar : .lines
         let supervisor = Supervisor(configuration: request.configuration, progress: mode, executable: try executablePath())
         let outcome = try supervisor.run()
+        if outcome.workerFailed { return .unexpected }
         return outcome.isTemporaryFailure ? .temporary : .success
     }
 
