@@ -20,7 +20,9 @@ public struct SHA256: Sendable {
     /// The digest of `bytes` in one call.
     public static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
         var hasher = SHA256()
-        hasher.update(Array(bytes))
+        // Hash contiguous storage in place: a worker hashes every track file, up to 1 GB, and a
+        // copy first would double the memory and the time spent.
+        if bytes.withContiguousStorageIfAvailable({ hasher.update($0) }) == nil { hasher.update(Array(bytes)) }
         return hasher.finalize()
     }
 

@@ -39,8 +39,11 @@ public struct Claim: Sendable, Equatable {
         self.startTicks = startTicks
     }
 
+    /// The process that made the claim.
+    public var owner: ProcessIdentity { ProcessIdentity(host: host, pid: pid, startTicks: startTicks) }
+
     /// The file name in running/.
-    public var fileName: String { "\(name)~a\(attempt)~\(host)~\(pid)~\(startTicks)" }
+    public var fileName: String { "\(name)~a\(attempt)~" + owner.fileNameSuffix }
 
     /// Parses a running/ file name from the right (a job name may itself contain `~`).
     public init?(fileName: String) {
@@ -49,11 +52,11 @@ public struct Claim: Sendable, Equatable {
         let count = fields.count
         let attemptField = fields[count - 4]
         guard attemptField.hasPrefix("a"), let attempt = Int(attemptField.dropFirst()), attempt >= 1,
-            let pid = Int32(fields[count - 2]), let start = UInt64(fields[count - 1]), !fields[count - 3].isEmpty
+            let owner = ProcessIdentity(fileNameSuffix: fields[(count - 3)...].joined(separator: "~")[...])
         else { return nil }
         self.init(
-            name: fields[..<(count - 4)].joined(separator: "~"), attempt: attempt, host: String(fields[count - 3]), pid: pid,
-            startTicks: start)
+            name: fields[..<(count - 4)].joined(separator: "~"), attempt: attempt, host: owner.host, pid: owner.pid,
+            startTicks: owner.startTicks)
     }
 }
 

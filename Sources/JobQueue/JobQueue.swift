@@ -184,7 +184,7 @@ public struct QueueLayout: Sendable, Equatable {
     /// it works. Claims are not touched themselves: an enqueued job may be a hard link to the
     /// user's archive file, whose mtime must not change.
     public func heartbeatPath(of owner: ProcessIdentity) -> String {
-        running + "/" + Self.heartbeatPrefix + "\(owner.host)~\(owner.pid)~\(owner.startTicks)"
+        running + "/" + Self.heartbeatPrefix + owner.fileNameSuffix
     }
     /// Enqueue's stat index of archive files.
     public var archiveIndex: String { root + "/.archive-index" }

@@ -20,6 +20,19 @@ public struct ProcessIdentity: Sendable, Equatable {
         self.startTicks = startTicks
     }
 
+    /// `host~pid~start`: how claims and heartbeat files name the process that owns them.
+    public var fileNameSuffix: String { "\(host)~\(pid)~\(startTicks)" }
+
+    /// Parses the last three `~` fields of a claim or heartbeat file name; nil when they are not
+    /// a host, a pid and a start time.
+    public init?(fileNameSuffix text: Substring) {
+        let fields = text.split(separator: "~", omittingEmptySubsequences: false).suffix(3)
+        guard fields.count == 3, let host = fields.first, !host.isEmpty, let pid = Int32(fields[fields.startIndex + 1]),
+            let start = UInt64(fields[fields.startIndex + 2])
+        else { return nil }
+        self.init(host: String(host), pid: pid, startTicks: start)
+    }
+
     /// This process.
     public static var current: ProcessIdentity {
         let pid = getpid()

@@ -49,8 +49,7 @@ extension JobQueue {
             return !ProcessIdentity.isAlive(pid: claim.pid, startTicks: claim.startTicks)
         }
         // Another host: the claimer's heartbeat file, else the claim's own mtime, must be fresh.
-        let owner = ProcessIdentity(host: claim.host, pid: claim.pid, startTicks: claim.startTicks)
-        let times = [layout.heartbeatPath(of: owner), layout.running + "/" + fileName].compactMap { path in
+        let times = [layout.heartbeatPath(of: claim.owner), layout.running + "/" + fileName].compactMap { path in
             (try? FileStore.status(path))??.modificationNanoseconds
         }
         guard let freshest = times.max() else { return false }
@@ -82,7 +81,7 @@ extension JobQueue {
     private func sweepHeartbeats(now: Int64, leaseSeconds: Double) throws(FileError) -> Int {
         var removed = 0
         for name in try FileStore.listDirectory(layout.running) where name.hasPrefix(QueueLayout.heartbeatPrefix) {
-            guard let owner = Claim(fileName: "x~a1~" + name.dropFirst(QueueLayout.heartbeatPrefix.count)) else { continue }
+            guard let owner = ProcessIdentity(fileNameSuffix: name.dropFirst(QueueLayout.heartbeatPrefix.count)) else { continue }
             let path = layout.running + "/" + name
             let isDead = owner.host == identity.host
                 ? !ProcessIdentity.isAlive(pid: owner.pid, startTicks: owner.startTicks)
