@@ -10,11 +10,15 @@ let package = Package(
     products: [
         /// The pipeline as a library a server can call: track bytes + options → PNG bytes + render info.
         .library(name: "TrackSnap", targets: ["SnapshotRendering"]),
+        /// The reader family alone (used by the fuzzing package in `Fuzz/`).
+        .library(name: "TrackFormats", targets: ["TrackFormats"]),
         .executable(name: "tracksnap", targets: ["tracksnap"]),
     ],
     targets: [
         .target(name: "TrackModel", swiftSettings: strict),
-        .target(name: "TrackFormats", dependencies: ["TrackModel"], swiftSettings: strict),
+        .systemLibrary(name: "SystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "Decompression", dependencies: ["SystemZlib"], swiftSettings: strict),
+        .target(name: "TrackFormats", dependencies: ["TrackModel", "Decompression"], swiftSettings: strict),
         .target(name: "TrackCleaning", dependencies: ["TrackModel"], swiftSettings: strict),
         .target(name: "MapGeometry", dependencies: ["TrackModel"], swiftSettings: strict),
         .target(name: "Raster", dependencies: ["MapGeometry"], swiftSettings: strict),
@@ -40,7 +44,7 @@ let package = Package(
             name: "BatchRun",
             dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash"],
             swiftSettings: strict),
-        .target(name: "TrackSynthesis", dependencies: ["TrackModel"], swiftSettings: strict),
+        .target(name: "TrackSynthesis", dependencies: ["TrackModel", "Decompression", "SystemZlib"], swiftSettings: strict),
         .executableTarget(
             name: "tracksnap", dependencies: ["SnapshotRendering", "FileStore", "JobQueue", "BatchRun"],
             swiftSettings: strict),
@@ -48,7 +52,10 @@ let package = Package(
         .executableTarget(
             name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackSynthesis", "FileStore", "ContentHash"], swiftSettings: strict),
 
-        .testTarget(name: "TrackFormatsTests", dependencies: ["TrackFormats"], swiftSettings: strict),
+        .testTarget(
+            name: "TrackFormatsTests", dependencies: ["TrackFormats", "Decompression", "TrackSynthesis"],
+            swiftSettings: strict),
+        .testTarget(name: "DecompressionTests", dependencies: ["Decompression", "TrackSynthesis"], swiftSettings: strict),
         .testTarget(name: "TrackCleaningTests", dependencies: ["TrackCleaning"], swiftSettings: strict),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: strict),

@@ -18,9 +18,6 @@ public enum FormatSniffer {
         {
             return .fit
         }
-        if count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
-            throw TrackDecodingError(.unsupportedFormat, format: nil, position: SourcePosition(byteOffset: 0), "UTF-16 text is not read by this version; save the file as UTF-8")
-        }
         var i = count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         while i < count, NumberParsing.isSpace(bytes[i]) { i += 1 }
         if i == count {

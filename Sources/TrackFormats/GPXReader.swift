@@ -1,7 +1,8 @@
 import TrackModel
 
 /// Reads GPX 1.0 and 1.1: `trk/trkseg/trkpt` (each `trkseg` a segment, several `trk` all kept),
-/// and `rte/rtept` when the file has no track points. Prefixes, BOM, CDATA, entities, comments,
+/// `rte/rtept` when the file has no track points, and the `wpt` waypoints in file order (as one
+/// route) when it has neither. Prefixes, BOM, CDATA, entities, comments,
 /// attribute order and quote style are handled by `XMLScanner`.
 public enum GPXReader: TrackReader {
     public static let format = TrackFormat.gpx
@@ -53,10 +54,12 @@ private struct GPXState {
     var routeSegments: [TrackSegment] = []
     var fixes: [Fix] = []
     var routeFixes: [Fix] = []
+    var waypointFixes: [Fix] = []
     var fixCount = 0
     var trackDepth = 0, routeDepth = 0, pointDepth = 0, metadataDepth = 0
     var point = Fix(latitudeDegrees: .nan, longitudeDegrees: .nan)
     var pointIsRoute = false
+    var pointIsWaypoint = false
     var capture = Capture.none
     var captureDepth = 0
     var trackName: String?, routeName: String?, fileName: String?
@@ -90,6 +93,13 @@ private struct GPXState {
         if (trackDepth > 0 && scanner.isNamed(token, "trkpt")) || (routeDepth > 0 && scanner.isNamed(token, "rtept")) {
             point = try readCoordinates(token, scanner)
             pointIsRoute = routeDepth > 0
+            pointIsWaypoint = false
+            pointDepth = depth
+            if token.selfClosing { try finishPoint() }
+        } else if scanner.isNamed(token, "wpt"), depth == 2 {
+            point = try readCoordinates(token, scanner)
+            pointIsRoute = false
+            pointIsWaypoint = true
             pointDepth = depth
             if token.selfClosing { try finishPoint() }
         } else if scanner.isNamed(token, "trkseg"), trackDepth > 0 {
@@ -150,11 +160,12 @@ private struct GPXState {
     mutating func append(_ fix: Fix) throws(TrackDecodingError) {
         point = fix
         pointIsRoute = routeDepth > 0
+        pointIsWaypoint = false
         try finishPoint()
     }
 
     private mutating func finishPoint() throws(TrackDecodingError) {
-        if firstSegmentReservation > 0, !pointIsRoute {
+        if firstSegmentReservation > 0, !pointIsRoute, !pointIsWaypoint {
             fixes.reserveCapacity(firstSegmentReservation)
             firstSegmentReservation = 0
         }
@@ -162,7 +173,13 @@ private struct GPXState {
         if fixCount > maximumFixes {
             throw TrackDecodingError(.limitExceeded, format: .gpx, position: nil, "more than \(maximumFixes) fixes (the configured limit)")
         }
-        if pointIsRoute { routeFixes.append(point) } else { fixes.append(point) }
+        if pointIsWaypoint {
+            waypointFixes.append(point)
+        } else if pointIsRoute {
+            routeFixes.append(point)
+        } else {
+            fixes.append(point)
+        }
         pointDepth = 0
     }
 
@@ -173,8 +190,11 @@ private struct GPXState {
     }
 
     /// Routes are drawn only when there is no recorded track (a planned route beside a recording
-    /// would otherwise draw twice).
+    /// would otherwise draw twice), waypoints only when there is neither.
     func track() -> Track {
+        if trackSegments.isEmpty, routeSegments.isEmpty, !waypointFixes.isEmpty {
+            return Track(format: .gpx, name: fileName, segments: [TrackSegment(fixes: waypointFixes)])
+        }
         if trackSegments.isEmpty { return Track(format: .gpx, name: routeName ?? fileName, segments: routeSegments) }
         return Track(format: .gpx, name: trackName ?? fileName, segments: trackSegments)
     }

@@ -1,13 +1,20 @@
+import Decompression
 import TrackModel
 
-/// The entry point of the reader family: sniffs the format and hands the bytes to its reader.
+/// The entry point of the reader family: undoes gzip and UTF-16, checks UTF-8, sniffs the format
+/// and hands the bytes to its reader.
 public enum TrackDecoder {
-    /// The reader for a format, or nil when this version cannot read it.
+    /// The reader for a format, or nil for gzip (a wrapper, undone by `decode`).
     public static func reader(for format: TrackFormat) -> (any TrackReader.Type)? {
         switch format {
         case .gpx: return GPXReader.self
         case .csv: return CSVReader.self
-        case .tcx, .fit, .kml, .kmz, .geojson, .gzip: return nil
+        case .tcx: return TCXReader.self
+        case .fit: return FITReader.self
+        case .kml: return KMLReader.self
+        case .kmz: return KMZReader.self
+        case .geojson: return GeoJSONReader.self
+        case .gzip: return nil
         }
     }
 
@@ -20,13 +27,29 @@ public enum TrackDecoder {
                 .limitExceeded, format: nil, position: nil,
                 "the input is \(bytes.count) bytes, more than the limit of \(limits.maximumInputBytes)")
         }
-        let format = try FormatSniffer.sniff(bytes, fileName: fileName)
-        guard let reader = reader(for: format) else {
-            throw TrackDecodingError(
-                .unsupportedFormat, format: format, position: nil,
-                "\(format.rawValue.uppercased()) is recognised but not read by this version (it reads \(supportedList))")
+        guard Gzip.hasMagic(bytes) else { return try decodeUncompressed(bytes, fileName: fileName, limits: limits) }
+        let inflated: [UInt8]
+        do {
+            inflated = try Gzip.decompress(bytes, limits: limits.decompression)
+        } catch {
+            throw TrackDecodingError(error, format: .gzip)
         }
-        return try reader.read(bytes, limits: limits)
+        var innerName = fileName
+        if let name = fileName, name.lowercased().hasSuffix(".gz") { innerName = String(name.dropLast(3)) }
+        var track = try inflated.withUnsafeBufferPointer { inner throws(TrackDecodingError) in
+            if Gzip.hasMagic(inner) {
+                throw TrackDecodingError(.unsupportedFormat, format: .gzip, position: nil, "gzip inside gzip is not read; decompress the outer layer")
+            }
+            do throws(TrackDecodingError) {
+                return try decodeUncompressed(inner, fileName: innerName, limits: limits)
+            } catch {
+                var wrapped = error
+                wrapped.message += " (in the decompressed content of the gzip file)"
+                throw wrapped
+            }
+        }
+        track.wasCompressed = true
+        return track
     }
 
     /// Decodes a track file from an array of bytes.
@@ -38,7 +61,52 @@ public enum TrackDecoder {
         }
     }
 
-    private static var supportedList: String {
-        TrackFormat.allCases.filter { reader(for: $0) != nil }.map { $0.rawValue.uppercased() }.joined(separator: " and ")
+    private static func decodeUncompressed(
+        _ bytes: UnsafeBufferPointer<UInt8>, fileName: String?, limits: DecodingLimits
+    ) throws(TrackDecodingError) -> Track {
+        if let order = TextEncoding.utf16Order(bytes) {
+            let utf8 = try TextEncoding.transcodeUTF16(bytes, order: order)
+            return try utf8.withUnsafeBufferPointer { text throws(TrackDecodingError) in
+                try decodeUncompressed(text, fileName: fileName, limits: limits)
+            }
+        }
+        let format = try FormatSniffer.sniff(bytes, fileName: fileName)
+        guard let reader = reader(for: format) else {
+            throw TrackDecodingError(.unsupportedFormat, format: format, position: nil, "\(format.rawValue) content is not a track")
+        }
+        if format.isText, let offset = TextEncoding.firstInvalidUTF8(bytes) {
+            throw TrackDecodingError(
+                .malformed, format: format, position: .text(bytes, offset: offset),
+                "invalid UTF-8 (byte \(hexByte(bytes[offset]))); save the file as UTF-8 or UTF-16")
+        }
+        return try reader.read(bytes, limits: limits)
+    }
+
+    private static func hexByte(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16)
+        return "0x" + (digits.count == 1 ? "0" + digits : digits)
+    }
+}
+
+extension TrackFormat {
+    /// Whether the format is text (UTF-8 or UTF-16), as opposed to a binary container.
+    var isText: Bool {
+        switch self {
+        case .gpx, .csv, .tcx, .kml, .geojson: return true
+        case .fit, .kmz, .gzip: return false
+        }
+    }
+}
+
+extension TrackDecodingError {
+    /// Wraps a decompression failure of a `format` container.
+    init(_ error: DecompressionError, format: TrackFormat) {
+        let kind: Kind
+        switch error.kind {
+        case .malformed: kind = .malformed
+        case .limitExceeded: kind = .limitExceeded
+        case .unsupported: kind = .unsupportedFormat
+        }
+        self.init(kind, format: format, position: SourcePosition(byteOffset: error.byteOffset), error.message)
     }
 }

@@ -1,3 +1,4 @@
+import Decompression
 import TrackModel
 
 /// One member of the reader family: bytes of one format in, a `Track` out. Readers are pure
@@ -17,6 +18,8 @@ public struct DecodingLimits: Sendable, Equatable {
     public var maximumFixes: Int = 20_000_000
     /// Deepest element or object nesting accepted. Default: 256.
     public var maximumNestingDepth: Int = 256
+    /// Output limits for gzip and KMZ content. Default: 512 MiB and a 100:1 ratio (see `DecompressionLimits`).
+    public var decompression = DecompressionLimits()
 
     /// The defaults above.
     public init() {}

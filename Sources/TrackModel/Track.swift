@@ -22,12 +22,22 @@ public struct Track: Sendable, Equatable {
     public var name: String?
     /// The segments in file order; a segment may be empty until cleaning drops it.
     public var segments: [TrackSegment]
+    /// The activity or sport the file records (TCX `Activity/@Sport`, FIT `sport`), if any.
+    public var activity: String?
+    /// The recording's own identifier (TCX `Activity/Id`), if any.
+    public var activityIdentifier: String?
+    /// Whether the file was gzip-compressed around `format`.
+    public var wasCompressed = false
+    /// Things the reader noticed but did not fail on, one sentence each ("the file CRC does not
+    /// match …", "3 Point geometries ignored"), for logs and the listing.
+    public var notes: [String] = []
 
     /// Creates a track.
-    public init(format: TrackFormat, name: String? = nil, segments: [TrackSegment]) {
+    public init(format: TrackFormat, name: String? = nil, segments: [TrackSegment], activity: String? = nil) {
         self.format = format
         self.name = name
         self.segments = segments
+        self.activity = activity
     }
 
     /// The number of fixes over all segments.

@@ -25,10 +25,25 @@ import TrackModel
         #expect(error?.description.contains("found <html>") == true)
     }
 
-    @Test func recognisedButUnreadFormatSaysSo() throws {
-        let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(try fixture("tcx-not-yet-supported.tcx")) }
-        #expect(error?.kind == .unsupportedFormat)
-        #expect(error?.format == .tcx)
+    @Test func tcxWithNoActivitiesIsAnEmptyTrackNotAnError() throws {
+        let track = try TrackDecoder.decode(try fixture("tcx-no-activities.tcx"))
+        #expect(track.format == .tcx && track.segments.isEmpty)
+    }
+
+    @Test func invalidUTF8IsAnErrorWithLineAndColumn() throws {
+        let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(try fixture("invalid-utf8-latin1-name.gpx")) }
+        #expect(error?.format == .gpx)
+        #expect(error?.position?.line == 2)
+        #expect(error?.position?.column == 20)
+        #expect(error?.message.contains("invalid UTF-8 (byte 0xe9)") == true)
+    }
+
+    @Test func validUTF8OfEveryLengthPasses() {
+        let text = Array("aé€😀 plain ascii run of more than eight bytes ✓".utf8)
+        #expect(text.withUnsafeBufferPointer { TextEncoding.firstInvalidUTF8($0) } == nil)
+        for bad: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]] {
+            #expect((Array("0123456789".utf8) + bad).withUnsafeBufferPointer { TextEncoding.firstInvalidUTF8($0) } == 10)
+        }
     }
 
     @Test func recognisesBinaryMagic() throws {

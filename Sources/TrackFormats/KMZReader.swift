@@ -1,0 +1,50 @@
+import Decompression
+import TrackModel
+
+/// Reads KMZ: a zip archive whose main document is `doc.kml` (or, as Google Earth does, the first
+/// `.kml` entry at the top level, then anywhere). The zip container is read by `ZipArchive` and
+/// inflated with zlib under `DecodingLimits.decompression`.
+public enum KMZReader: TrackReader {
+    public static let format = TrackFormat.kmz
+
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
+        let document: [UInt8]
+        let entry: ZipArchive.Entry
+        do {
+            let archive = try ZipArchive(bytes)
+            let kmlEntries = archive.entries.filter { $0.path.lowercased().hasSuffix(".kml") }
+            guard
+                let chosen = kmlEntries.first(where: { $0.path.lowercased() == "doc.kml" })
+                    ?? kmlEntries.first(where: { !$0.path.contains("/") }) ?? kmlEntries.first
+            else {
+                let listed = archive.entries.prefix(5).map(\.path).joined(separator: ", ")
+                throw TrackDecodingError(
+                    .malformed, format: .kmz, position: nil,
+                    "expected doc.kml or another .kml file in the archive, found \(archive.entries.isEmpty ? "no entries" : listed)")
+            }
+            entry = chosen
+            document = try archive.contents(of: chosen, limits: limits.decompression)
+        } catch let error as DecompressionError {
+            throw TrackDecodingError(error, format: .kmz)
+        } catch let error as TrackDecodingError {
+            throw error
+        } catch {
+            throw TrackDecodingError(.malformed, format: .kmz, position: nil, "\(error)")
+        }
+        return try document.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
+            if let offset = TextEncoding.firstInvalidUTF8(kml) {
+                throw TrackDecodingError(.malformed, format: .kmz, position: .text(kml, offset: offset), "invalid UTF-8 in \(entry.path)")
+            }
+            do throws(TrackDecodingError) {
+                var track = try KMLReader.read(kml, limits: limits)
+                track.format = .kmz
+                return track
+            } catch {
+                var wrapped = error
+                wrapped.format = .kmz
+                wrapped.message += " (in \(entry.path) inside the KMZ archive)"
+                throw wrapped
+            }
+        }
+    }
+}
