@@ -8,7 +8,7 @@ WORKERS ?=
 RELEASE_BIN := .build/release
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
-.PHONY: thumbnails test bench golden samples deps build release lint clean serve
+.PHONY: thumbnails test bench golden samples deps build release lint clean serve fuzz
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
@@ -53,3 +53,10 @@ serve:
 clean:
 	rm -rf .build .bench
 	find $(OUTPUT) -mindepth 1 ! -name .gitkeep -delete
+
+# Fuzz every reader with libFuzzer + AddressSanitizer from Fuzz/seeds/ (FUZZ_SECONDS per reader,
+# default 600; FUZZ_READERS to pick; FUZZ_PARALLEL at a time). Findings land in Fuzz/findings/.
+FUZZ_SECONDS ?= 600
+FUZZ_READERS ?= gpx csv tcx fit kml kmz geojson gzip
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_READERS="$(FUZZ_READERS)" bash scripts/fuzz.sh

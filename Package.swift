@@ -72,3 +72,11 @@ let package = Package(
             swiftSettings: strict),
     ]
 )
+
+// `make fuzz` sets TRACKSNAP_FUZZ=1 to add the libFuzzer driver; it links only with
+// `-sanitize=fuzzer`, so a normal build never sees it.
+if Context.environment["TRACKSNAP_FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "tracksnap-fuzz", dependencies: ["TrackFormats", "Decompression", "TrackModel"], swiftSettings: strict))
+}

@@ -8,9 +8,16 @@ public struct FITEncoder {
     public struct Options: Sendable {
         /// Big-endian definition messages (architecture 1) instead of little-endian.
         public var bigEndian = false
-        /// Records after the first carry their time in a compressed-timestamp header when the step
-        /// from the previous one is under 32 s (the record then has no timestamp field).
+        /// Records carry their time in a compressed-timestamp header (and no timestamp field) while
+        /// it is less than 32 s after the last full timestamp of a record, and that one is a multiple
+        /// of 32 s; otherwise a full one is written. (gpsbabel 1.8 adds the 5-bit offset to the last
+        /// full timestamp, which the protocol's rule agrees with only in that case; the conformance
+        /// corpus uses this layout so both readers must agree.)
         public var compressedTimestamps = false
+        /// With `compressedTimestamps`: every record after the first is compressed as long as each
+        /// step is under 32 s, each relative to the previous record's time. The protocol allows
+        /// this (the 5-bit offset rolls over); gpsbabel 1.8 decodes it wrongly after 32 s.
+        public var chainedCompressedTimestamps = false
         /// Records carry a developer data field (a 2-byte "power" from developer index 0), with
         /// the `developer_data_id` and `field_description` messages that declare it.
         public var developerFields = false
@@ -53,11 +60,15 @@ public struct FITEncoder {
         // event (21): timestamp, event (0, enum), event_type (1, enum).
         writer.define(local: 4, global: 21, fields: [(253, 4, 0x86), (0, 1, 0x00), (1, 1, 0x00)])
         var lastTime: UInt32? = nil
+        var lastFullTime: UInt32? = nil
         var power: UInt16 = 200
-        for (index, segment) in track.segments.enumerated() {
+        for segment in track.segments {
             let startTime = segment.fixes.first.flatMap { $0.hasTime ? fitTime($0.timeSeconds) : nil } ?? lastTime ?? firstTime
             writer.data(local: 4) { $0.u32(startTime); $0.u8(0); $0.u8(0) }  // timer start
             lastTime = startTime
+            // Devices start each segment with a full timestamp in a record; gpsbabel 1.8 also
+            // needs that, as it ignores the timestamps of other messages for compressed headers.
+            lastFullTime = nil
             for fix in segment.fixes {
                 let time = fix.hasTime ? fitTime(fix.timeSeconds) : nil
                 func body(_ w: inout Writer) {
@@ -74,7 +85,9 @@ public struct FITEncoder {
                         w.u16(power)
                     }
                 }
-                if options.compressedTimestamps, let time, let last = lastTime, time >= last, time - last < 32 {
+                let reference = options.chainedCompressedTimestamps ? lastTime : lastFullTime
+                let aligned = options.chainedCompressedTimestamps || (reference ?? 1) & 0x1F == 0
+                if options.compressedTimestamps, aligned, let time, let last = lastTime, let reference, time >= last, time - reference < 32 {
                     writer.compressedData(local: 3, timeOffset: UInt8(time & 0x1F)) { body(&$0) }
                     lastTime = time
                 } else {
@@ -82,12 +95,13 @@ public struct FITEncoder {
                         w.u32(time ?? 0xFFFF_FFFF)
                         body(&w)
                     }
-                    if let time { lastTime = time }
+                    if let time {
+                        lastTime = time
+                        lastFullTime = time
+                    }
                 }
             }
-            if index < track.segments.count {
-                writer.data(local: 4) { $0.u32(lastTime ?? firstTime); $0.u8(0); $0.u8(4) }  // timer stop all
-            }
+            writer.data(local: 4) { $0.u32(lastTime ?? firstTime); $0.u8(0); $0.u8(4) }  // timer stop all
         }
         // session (18): timestamp, sport (5, enum).
         writer.define(local: 5, global: 18, fields: [(253, 4, 0x86), (5, 1, 0x00)])

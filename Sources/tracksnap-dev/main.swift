@@ -4,6 +4,7 @@ import TrackSynthesis
 
 // Developer tools (not part of the user-facing CLI):
 //   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
+//   tracksnap-dev corpus DIR             write the conformance corpus as DIR/<reader>/<file> (fuzz seeds)
 //   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|queue]
 //                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -16,10 +17,17 @@ do {
             try FileStore.writeAtomically(Array(file.contents.utf8), to: arguments[1] + "/" + file.name)
             print("wrote \(arguments[1])/\(file.name)")
         }
+    case "corpus":
+        guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev corpus DIR") }
+        for file in ConformanceCorpus.files() {
+            try FileStore.createDirectories(arguments[1] + "/" + file.reader)
+            try FileStore.writeAtomically(file.bytes, to: arguments[1] + "/" + file.reader + "/" + file.name)
+        }
+        print("wrote \(ConformanceCorpus.files().count) files under \(arguments[1])")
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|queue]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|queue]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))
