@@ -4,19 +4,12 @@ import TrackModel
 /// (for compressed-timestamp headers) and the fixes so far. Split from `FITReader` so the hot
 /// loop over records stays in one place.
 struct FITMessageDecoder {
-    /// One field of a definition message: where it sits in the data message and how to read it.
-    struct FieldLayout {
-        var number: UInt8
-        var offset: Int
-        var size: Int
-        var baseType: UInt8
-    }
-
-    /// A definition message: the layout of the data messages of one local type.
+    /// A definition message, reduced to what is read: where the few needed fields sit in the data
+    /// messages of one local type. Plain values only (no arrays), so looking one up per record
+    /// costs no reference counting.
     struct Definition {
         var globalNumber: UInt16
         var bigEndian: Bool
-        var fields: [FieldLayout]
         /// Size of a data message's content (fields plus developer fields), without its header.
         var size: Int
         // Offsets of the fields a record/event/session needs; -1 when absent or of the wrong size.
@@ -145,13 +138,12 @@ struct FITMessageDecoder {
         let fieldCount = Int(bytes[p + 4])
         p += 5
         guard end - p >= fieldCount * 3 else { throw error(at: start, "a definition message of \(fieldCount) fields is truncated") }
-        var definition = Definition(globalNumber: globalNumber, bigEndian: bigEndian, fields: [], size: 0)
-        definition.fields.reserveCapacity(fieldCount)
+        var definition = Definition(globalNumber: globalNumber, bigEndian: bigEndian, size: 0)
         var offset = 0
         for _ in 0..<fieldCount {
-            let number = bytes[p], size = Int(bytes[p + 1]), baseType = bytes[p + 2]
+            // The base type (third byte) is not needed: each read field is checked by its size.
+            let number = bytes[p], size = Int(bytes[p + 1])
             p += 3
-            definition.fields.append(FieldLayout(number: number, offset: offset, size: size, baseType: baseType))
             let fits4 = size == 4, fits2 = size == 2, fits1 = size == 1
             switch (globalNumber, number) {
             case (_, 253) where fits4: definition.timestamp = offset

@@ -11,8 +11,21 @@ public enum GPXReader: TrackReader {
         try read(bytes, limits: limits, usesFastPath: true)
     }
 
+    /// Reads like `read(_:limits:)` and calls `consumed` with the offset below which the input is no
+    /// longer needed, every `consumedInterval` bytes, so a caller holding a mapped file can release it.
+    public static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, consumed: @escaping (Int) -> Void
+    ) throws(TrackDecodingError) -> Track {
+        try read(bytes, limits: limits, usesFastPath: true, consumed: consumed)
+    }
+
+    /// How often `consumed` is called, in bytes of input.
+    static let consumedInterval = 8 << 20
+
     /// `usesFastPath: false` reads every element through `XMLScanner` (tests compare the two).
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, usesFastPath: Bool) throws(TrackDecodingError) -> Track {
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, usesFastPath: Bool, consumed: ((Int) -> Void)? = nil
+    ) throws(TrackDecodingError) -> Track {
         var scanner = XMLScanner(bytes: bytes, format: .gpx, maximumDepth: limits.maximumNestingDepth)
         var state = GPXState(maximumFixes: limits.maximumFixes, inputBytes: bytes.count)
         var collector = XMLTextCollector()
@@ -23,7 +36,12 @@ public enum GPXReader: TrackReader {
             throw scanner.error(at: root.offset, "expected the root element <gpx>, found <\(scanner.string(root.nameStart, root.nameEnd))>")
         }
         let fastPath = GPXFastPath(bytes)
+        var nextReport = consumed == nil ? Int.max : consumedInterval
         while true {
+            if scanner.position >= nextReport, let consumed {
+                consumed(scanner.position)
+                nextReport = scanner.position + consumedInterval
+            }
             if usesFastPath, state.acceptsFastPoint, let (fix, end) = fastPath.point(at: scanner.position, routePoint: state.routeDepth > 0) {
                 try state.append(fix)
                 scanner.resume(at: end)
@@ -67,7 +85,8 @@ private struct GPXState {
     /// Fixes the first segment reserves room for. Growing a million-fix array by doubling keeps the
     /// old and new buffers alive together (1.5× the fixes, on top of the file); reserving up front
     /// costs nothing for pages never touched. 64 bytes is about the smallest a `trkpt` with a time
-    /// takes, so this rarely undershoots; an overshoot is trimmed when the segment closes.
+    /// takes, so this rarely undershoots. An overshoot is not trimmed: the pages never written are
+    /// never made resident, while a trimming copy would hold two copies of the fixes at once.
     var firstSegmentReservation: Int
 
     init(maximumFixes: Int, inputBytes: Int) {
@@ -184,7 +203,6 @@ private struct GPXState {
     }
 
     private mutating func closeTrackSegment() {
-        if fixes.capacity > 2 * fixes.count + 4096 { fixes = Array(fixes) }  // trim a large overshoot
         if !fixes.isEmpty { trackSegments.append(TrackSegment(fixes: fixes)) }
         fixes = []
     }

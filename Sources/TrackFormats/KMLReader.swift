@@ -134,31 +134,44 @@ private struct KMLHandler: XMLElementHandler {
         }
     }
 
-    /// `lon lat [alt]`, one fix.
+    /// `lon lat [alt]`, one fix; read in place when the text has no entities or CDATA pieces.
     private mutating func readGXCoord(_ text: XMLTextCollector, _ scanner: XMLScanner, _ token: XMLScanner.Token) throws(TrackDecodingError) {
-        let decoded = try text.decoded(in: scanner)
-        let fix: Fix? = try decoded.withUnsafeBufferPointer { buffer throws(TrackDecodingError) in
-            var values: [Double] = []
-            var i = 0
-            while true {
-                while i < buffer.count, NumberParsing.isSpace(buffer[i]) { i += 1 }
-                if i == buffer.count { break }
-                let start = i
-                while i < buffer.count, !NumberParsing.isSpace(buffer[i]) { i += 1 }
-                guard values.count < 3, let value = NumberParsing.parseDouble(buffer, start, i) else {
-                    throw scanner.error(
-                        at: token.offset,
-                        "expected \"longitude latitude [altitude]\" in <gx:coord>, found \"\(String(decoding: buffer, as: UTF8.self))\"")
-                }
-                values.append(value)
-            }
-            if values.isEmpty { return nil }
-            guard values.count >= 2 else {
-                throw scanner.error(at: token.offset, "expected \"longitude latitude [altitude]\" in <gx:coord>, found one number")
-            }
-            return Fix(latitudeDegrees: values[1], longitudeDegrees: values[0], elevationMeters: values.count > 2 ? values[2] : .nan)
+        if let range = text.plainRange(in: scanner) {
+            let buffer = UnsafeBufferPointer(rebasing: scanner.bytes[range.start..<range.end])
+            if let fix = try Self.gxCoord(buffer, scanner, token) { try append(fix, scanner, token.offset) }
+            return
         }
+        let decoded = try text.decoded(in: scanner)
+        let fix = try decoded.withUnsafeBufferPointer { buffer throws(TrackDecodingError) in try Self.gxCoord(buffer, scanner, token) }
         if let fix { try append(fix, scanner, token.offset) }
+    }
+
+    private static func gxCoord(_ buffer: UnsafeBufferPointer<UInt8>, _ scanner: XMLScanner, _ token: XMLScanner.Token) throws(TrackDecodingError) -> Fix? {
+        var values = (Double.nan, Double.nan, Double.nan)
+        var count = 0
+        var i = 0
+        while true {
+            while i < buffer.count, NumberParsing.isSpace(buffer[i]) { i += 1 }
+            if i == buffer.count { break }
+            let start = i
+            while i < buffer.count, !NumberParsing.isSpace(buffer[i]) { i += 1 }
+            guard count < 3, let value = NumberParsing.parseDouble(buffer, start, i) else {
+                throw scanner.error(
+                    at: token.offset,
+                    "expected \"longitude latitude [altitude]\" in <gx:coord>, found \"\(String(decoding: buffer, as: UTF8.self))\"")
+            }
+            switch count {
+            case 0: values.0 = value
+            case 1: values.1 = value
+            default: values.2 = value
+            }
+            count += 1
+        }
+        if count == 0 { return nil }
+        guard count >= 2 else {
+            throw scanner.error(at: token.offset, "expected \"longitude latitude [altitude]\" in <gx:coord>, found one number")
+        }
+        return Fix(latitudeDegrees: values.1, longitudeDegrees: values.0, elevationMeters: values.2)
     }
 
     private mutating func readTuples(

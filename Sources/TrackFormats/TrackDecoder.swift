@@ -19,15 +19,18 @@ public enum TrackDecoder {
     }
 
     /// Decodes a track file held in memory. `fileName` is only a hint (see `FormatSniffer`).
+    /// `consumed`, when given, is called now and then with an offset below which `bytes` is no
+    /// longer needed (GPX reads it; a caller holding a mapped file releases those pages).
     public static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, fileName: String? = nil, limits: DecodingLimits = DecodingLimits()
+        _ bytes: UnsafeBufferPointer<UInt8>, fileName: String? = nil, limits: DecodingLimits = DecodingLimits(),
+        consumed: ((Int) -> Void)? = nil
     ) throws(TrackDecodingError) -> Track {
         guard bytes.count <= limits.maximumInputBytes else {
             throw TrackDecodingError(
                 .limitExceeded, format: nil, position: nil,
                 "the input is \(bytes.count) bytes, more than the limit of \(limits.maximumInputBytes)")
         }
-        guard Gzip.hasMagic(bytes) else { return try decodeUncompressed(bytes, fileName: fileName, limits: limits) }
+        guard Gzip.hasMagic(bytes) else { return try decodeUncompressed(bytes, fileName: fileName, limits: limits, consumed: consumed) }
         let inflated: [UInt8]
         do {
             inflated = try Gzip.decompress(bytes, limits: limits.decompression)
@@ -62,7 +65,7 @@ public enum TrackDecoder {
     }
 
     private static func decodeUncompressed(
-        _ bytes: UnsafeBufferPointer<UInt8>, fileName: String?, limits: DecodingLimits
+        _ bytes: UnsafeBufferPointer<UInt8>, fileName: String?, limits: DecodingLimits, consumed: ((Int) -> Void)? = nil
     ) throws(TrackDecodingError) -> Track {
         if let order = TextEncoding.utf16Order(bytes) {
             let utf8 = try TextEncoding.transcodeUTF16(bytes, order: order)
@@ -74,12 +77,29 @@ public enum TrackDecoder {
         guard let reader = reader(for: format) else {
             throw TrackDecodingError(.unsupportedFormat, format: format, position: nil, "\(format.rawValue) content is not a track")
         }
-        if format.isText, let offset = TextEncoding.firstInvalidUTF8(bytes) {
+        if format.isText, let offset = firstInvalidUTF8(bytes, consumed: consumed) {
             throw TrackDecodingError(
                 .malformed, format: format, position: .text(bytes, offset: offset),
                 "invalid UTF-8 (byte \(hexByte(bytes[offset]))); save the file as UTF-8 or UTF-16")
         }
+        if format == .gpx, let consumed { return try GPXReader.read(bytes, limits: limits, consumed: consumed) }
         return try reader.read(bytes, limits: limits)
+    }
+
+    /// The UTF-8 check, in chunks when the caller releases consumed input: the check touches
+    /// every page, and the reader will fault them back in one chunk at a time.
+    private static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, consumed: ((Int) -> Void)?) -> Int? {
+        guard let consumed else { return TextEncoding.firstInvalidUTF8(bytes) }
+        var start = 0
+        while start < bytes.count {
+            var end = min(bytes.count, start + GPXReader.consumedInterval)
+            // Never split a character: back up over continuation bytes.
+            while end < bytes.count, end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            if let offset = TextEncoding.firstInvalidUTF8(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return start + offset }
+            consumed(end)
+            start = end
+        }
+        return nil
     }
 
     private static func hexByte(_ byte: UInt8) -> String {

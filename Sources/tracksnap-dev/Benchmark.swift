@@ -26,6 +26,7 @@ enum Benchmark {
         }
         try FileStore.createDirectories(work + "/out")
         if section == "queue" { return try QueueBenchmark.run(work: work, runs: queueRuns) }
+        if section == "readers" { return try ReaderBenchmark.run(work: work, runs: 5) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
         let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
@@ -57,7 +58,10 @@ enum Benchmark {
         } else {
             print("\nMapnik: not available (install python3-mapnik); no ratio printed")
         }
-        if section == "all" { try QueueBenchmark.run(work: work, runs: queueRuns) }
+        if section == "all" {
+            try ReaderBenchmark.run(work: work, runs: 5)
+            try QueueBenchmark.run(work: work, runs: queueRuns)
+        }
     }
 
     private static func generate(_ path: String, _ contents: () -> String) throws -> String {

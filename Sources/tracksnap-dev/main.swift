@@ -1,11 +1,13 @@
 import FileStore
 import Foundation
+import TrackFormats
 import TrackSynthesis
 
 // Developer tools (not part of the user-facing CLI):
 //   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
 //   tracksnap-dev corpus DIR             write the conformance corpus as DIR/<reader>/<file> (fuzz seeds)
-//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|queue]
+//   tracksnap-dev decode FILE            map and decode one track file; prints "<fixes> fixes" (bench's memory figure)
+//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue]
 //                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -24,10 +26,15 @@ do {
             try FileStore.writeAtomically(file.bytes, to: arguments[1] + "/" + file.reader + "/" + file.name)
         }
         print("wrote \(ConformanceCorpus.files().count) files under \(arguments[1])")
+    case "decode":
+        guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev decode FILE") }
+        let file = try MappedFile(arguments[1])
+        let track = try TrackDecoder.decode(file.bytes, fileName: arguments[1]) { file.release(upTo: $0) }
+        print("\(track.fixCount) fixes in \(track.segments.count) segments (\(track.format.rawValue))")
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|queue]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))

@@ -82,3 +82,15 @@ import TrackSynthesis
         }
     }
 }
+
+/// The sliced CRC against the protocol's nibble-wise reference (as `FITEncoder.crc` writes it).
+@Suite struct FITChecksumTests {
+    @Test func matchesTheReferenceAlgorithm() {
+        #expect(Array("123456789".utf8).withUnsafeBufferPointer { FITChecksum.crc($0, 0, $0.count) } == 0xBB3D)
+        var generator = SplitMix64(seed: 9)
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 1000] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            #expect(bytes.withUnsafeBufferPointer { FITChecksum.crc($0, 0, $0.count) } == FITEncoder.crc(bytes[...]))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A regular file mapped read-only into memory, for reading large track files without holding a
+/// copy: pages come from the page cache as the reader reaches them, and `release(upTo:)` drops
+/// the ones behind it, so a 1 GB file never costs 1 GB of resident memory.
+///
+/// A mapping sees later writes to the file; the queue only hands workers files that are settled
+/// (hard links of finished files or sealed copies), and a file that shrinks under the mapping would
+/// fault, so callers map only files the queue owns. Empty files map to an empty buffer.
+public final class MappedFile {
+    /// The file's bytes, valid until the object is released.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    private let base: UnsafeMutableRawPointer?
+    private var releasedBytes = 0
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Maps `path`; refuses files over `maximumBytes` like `FileStore.readFile`.
+    public init(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("open", path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError("stat", path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError("read", path, code: EISDIR) }
+        let size = Int(info.st_size)
+        guard size <= maximumBytes else { throw FileError("read", path, code: EFBIG) }
+        guard size > 0 else {
+            base = nil
+            bytes = UnsafeBufferPointer(start: nil, count: 0)
+            return
+        }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw FileError("mmap", path)
+        }
+        _ = madvise(mapped, size, MADV_SEQUENTIAL)
+        base = mapped
+        bytes = UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
+    /// Drops the resident pages before `offset` (whole pages only). They read back from the page
+    /// cache if touched again (an error message looking back for a line number, say).
+    public func release(upTo offset: Int) {
+        guard let base else { return }
+        let end = min(offset, bytes.count) / Self.pageSize * Self.pageSize
+        guard end > releasedBytes else { return }
+        _ = madvise(base + releasedBytes, end - releasedBytes, MADV_DONTNEED)
+        releasedBytes = end
+    }
+
+    deinit {
+        if let base { munmap(base, bytes.count) }
+    }
+}
