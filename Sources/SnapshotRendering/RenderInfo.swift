@@ -7,6 +7,12 @@ public struct RenderInfo: Sendable, Equatable, Codable {
     public var format: String
     /// The track's name from the file, if any.
     public var name: String?
+    /// The activity or sport the file records (TCX, FIT), if any.
+    public var activity: String? = nil
+    /// Whether the file was gzip-compressed.
+    public var compressed: Bool? = nil
+    /// What the reader noticed without failing (a FIT CRC mismatch, ignored points…); nil when nothing.
+    public var notes: [String]? = nil
     /// Fixes read from the file.
     public var fixes: Int
     /// Fixes left after cleaning.
@@ -39,7 +45,7 @@ public struct RenderInfo: Sendable, Equatable, Codable {
     public var viewportEpsg3857: [Double]
 
     enum CodingKeys: String, CodingKey {
-        case format, name, fixes, dropped, segments, width, height, scale
+        case format, name, activity, compressed, notes, fixes, dropped, segments, width, height, scale
         case fixesKept = "fixes_kept"
         case verticesDrawn = "vertices_drawn"
         case distanceM = "distance_m"

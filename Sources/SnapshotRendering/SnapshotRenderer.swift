@@ -107,12 +107,15 @@ public enum SnapshotRenderer {
         timings.encode = clock.lap()
 
         let rect = frame.viewport.mapRect
-        let info = RenderInfo(
+        var info = RenderInfo(
             format: track.format.rawValue, name: track.name, fixes: fixesRead, fixesKept: cleaned.fixCount,
             dropped: report, segments: polylines.count, verticesDrawn: polylines.reduce(0) { $0 + $1.count },
             distanceM: stats.distanceMeters, durationS: stats.durationSeconds, elevationGainM: stats.elevationGainMeters,
             startTime: stats.startTimeSeconds, width: canvas.width, height: canvas.height, scale: options.scale,
             strokeWidthPx: frame.strokeWidthPixels, viewportEpsg3857: [rect.minX, rect.minY, rect.maxX, rect.maxY])
+        info.activity = track.activity
+        info.compressed = track.wasCompressed ? true : nil
+        info.notes = track.notes.isEmpty ? nil : track.notes
         return RenderedSnapshot(png: png, info: info, timings: timings)
     }
 }
