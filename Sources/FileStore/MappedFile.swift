@@ -14,6 +14,7 @@ public final class MappedFile {
     public let bytes: UnsafeBufferPointer<UInt8>
     private let base: UnsafeMutableRawPointer?
     private var releasedBytes = 0
+    private var lastRequest = 0
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Maps `path`; refuses files over `maximumBytes` like `FileStore.readFile`.
@@ -40,9 +41,12 @@ public final class MappedFile {
     }
 
     /// Drops the resident pages before `offset` (whole pages only). They read back from the page
-    /// cache if touched again (an error message looking back for a line number, say).
+    /// cache if touched again (an error message looking back for a line number, say). An offset
+    /// below the previous one starts a new pass over the file (a check, then the reader).
     public func release(upTo offset: Int) {
         guard let base else { return }
+        if offset < lastRequest { releasedBytes = 0 }
+        lastRequest = offset
         let end = min(offset, bytes.count) / Self.pageSize * Self.pageSize
         guard end > releasedBytes else { return }
         _ = madvise(base + releasedBytes, end - releasedBytes, MADV_DONTNEED)
