@@ -9,14 +9,8 @@ import Darwin
 public enum FileStore {
     /// Reads a whole regular file. Refuses files larger than `maximumBytes` before reading them.
     public static func readFile(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileError("open", path) }
+        let (descriptor, size) = try openRegularFile(path, maximumBytes: maximumBytes)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileError("stat", path) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError("read", path, code: EISDIR) }
-        let size = Int(info.st_size)
-        guard size <= maximumBytes else { throw FileError("read", path, code: EFBIG) }
         var failure: Int32? = nil
         // Read straight into uninitialised storage: zero-filling first would touch every page twice.
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
@@ -35,6 +29,27 @@ public enum FileStore {
         }
         if let failure { throw FileError("read", path, code: failure) }
         return bytes
+    }
+
+    /// Opens a regular file for reading and returns its descriptor (the caller closes it) and size;
+    /// refuses directories and files larger than `maximumBytes`.
+    static func openRegularFile(_ path: String, maximumBytes: Int) throws(FileError) -> (descriptor: Int32, size: Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("open", path) }
+        var info = stat()
+        var failure: FileError?
+        if fstat(descriptor, &info) != 0 {
+            failure = FileError("stat", path)
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            failure = FileError("read", path, code: EISDIR)
+        } else if Int(info.st_size) > maximumBytes {
+            failure = FileError("read", path, code: EFBIG)
+        }
+        if let failure {
+            close(descriptor)
+            throw failure
+        }
+        return (descriptor, Int(info.st_size))
     }
 
     /// Publishes `bytes` at `path` atomically: a reader sees either the old file or the whole new

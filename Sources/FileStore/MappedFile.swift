@@ -19,14 +19,8 @@ public final class MappedFile {
 
     /// Maps `path`; refuses files over `maximumBytes` like `FileStore.readFile`.
     public init(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileError("open", path) }
+        let (descriptor, size) = try FileStore.openRegularFile(path, maximumBytes: maximumBytes)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileError("stat", path) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError("read", path, code: EISDIR) }
-        let size = Int(info.st_size)
-        guard size <= maximumBytes else { throw FileError("read", path, code: EFBIG) }
         guard size > 0 else {
             base = nil
             bytes = UnsafeBufferPointer(start: nil, count: 0)
