@@ -21,10 +21,10 @@ public enum Gzip {
         var member = 1
         while offset < bytes.count {
             let start = offset
-            let outcome = try Inflater.inflate(
+            let consumed = try Inflater.inflate(
                 bytes, from: start, wrapper: .gzip, budget: budget, into: &output,
                 what: member == 1 ? "the gzip stream" : "gzip member \(member)")
-            offset = start + outcome.consumed
+            offset = start + consumed
             guard offset < bytes.count else { break }
             if bytes[offset] == 0x1F, offset + 1 < bytes.count, bytes[offset + 1] == 0x8B {
                 member += 1

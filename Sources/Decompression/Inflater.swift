@@ -12,18 +12,14 @@ struct Inflater {
         var windowBits: Int32 { self == .gzip ? 15 + 16 : -15 }
     }
 
-    /// Where a stream ended: bytes consumed from the input and whether zlib saw the stream's end.
-    struct Outcome {
-        var consumed: Int
-    }
-
-    /// Inflates one stream starting at `input[start...]`, appending to `output`.
+    /// Inflates one stream starting at `input[start...]`, appending to `output`; returns the
+    /// number of input bytes the stream took (a gzip member may be followed by another).
     /// Throws `malformed` for broken data or an input that ends before the stream does, and
     /// `limitExceeded` when `output` would pass `budget` bytes.
     static func inflate(
         _ input: UnsafeBufferPointer<UInt8>, from start: Int, wrapper: Wrapper, budget: Int,
         into output: inout [UInt8], what: String
-    ) throws(DecompressionError) -> Outcome {
+    ) throws(DecompressionError) -> Int {
         var stream = z_stream()
         let initStatus = inflateInit2_(&stream, wrapper.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard initStatus == Z_OK else { throw DecompressionError(.malformed, at: start, "zlib could not start (status \(initStatus))") }
@@ -63,7 +59,7 @@ struct Inflater {
             switch status {
             case Z_STREAM_END:
                 output.removeSubrange(produced...)
-                return Outcome(consumed: Int(stream.total_in))
+                return Int(stream.total_in)
             case Z_OK:
                 continue
             case Z_BUF_ERROR:

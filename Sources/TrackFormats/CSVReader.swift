@@ -38,7 +38,7 @@ public enum CSVReader: TrackReader {
         var segments: [TrackSegment] = []
         var fixes: [Fix] = []
         var segmentKey: [UInt8]? = nil
-        var fixCount = 0
+        var counter = FixCounter(limits)
         var record: CSVLines.Record? = fields.isEmpty ? try lines.nextRecord() : first
         while let current = record {
             let row = fields.isEmpty ? try lines.split(current, delimiter: delimiter) : fields
@@ -74,10 +74,7 @@ public enum CSVReader: TrackReader {
                 segmentKey = key
             }
             fixes.append(fix)
-            fixCount += 1
-            if fixCount > limits.maximumFixes {
-                throw TrackDecodingError(.limitExceeded, format: .csv, position: .text(bytes, offset: current.start), "more than \(limits.maximumFixes) fixes (the configured limit)")
-            }
+            try counter.add(.csv, at: .text(bytes, offset: current.start))
             record = try lines.nextRecord()
         }
         if !fixes.isEmpty { segments.append(TrackSegment(fixes: fixes)) }

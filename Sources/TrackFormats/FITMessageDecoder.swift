@@ -18,19 +18,18 @@ struct FITMessageDecoder {
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
-    let maximumFixes: Int
     private var definitions = [Definition?](repeating: nil, count: 16)
     private var lastTimestamp: UInt32?
     private var segments: [TrackSegment] = []
     private var fixes: [Fix] = []
-    private var fixCount = 0
+    private var counter: FixCounter
     private(set) var sportName: String?
     private(set) var notes: [String] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumFixes: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) {
         self.bytes = bytes
-        self.maximumFixes = maximumFixes
-        fixes.reserveCapacity(min(bytes.count / 16, maximumFixes))
+        counter = FixCounter(limits)
+        fixes.reserveCapacity(min(bytes.count / 16, limits.maximumFixes))
     }
 
     private func error(at offset: Int, _ message: String) -> TrackDecodingError {
@@ -194,11 +193,7 @@ struct FITMessageDecoder {
             } else if definition.altitude >= 0, case let raw = read16(p + definition.altitude, definition.bigEndian), raw != 0xFFFF {
                 elevation = Double(raw) / 5 - 500
             }
-            fixCount += 1
-            if fixCount > maximumFixes {
-                throw TrackDecodingError(
-                    .limitExceeded, format: .fit, position: SourcePosition(byteOffset: p), "more than \(maximumFixes) fixes (the configured limit)")
-            }
+            try counter.add(.fit, at: SourcePosition(byteOffset: p))
             let degreesPerSemicircle = 180.0 / 2_147_483_648.0
             fixes.append(
                 Fix(

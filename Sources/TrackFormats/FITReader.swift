@@ -17,7 +17,7 @@ public enum FITReader: TrackReader {
     public static let epochOffsetSeconds = 631_065_600.0
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
-        var decoder = FITMessageDecoder(bytes: bytes, maximumFixes: limits.maximumFixes)
+        var decoder = FITMessageDecoder(bytes: bytes, limits: limits)
         var offset = 0
         var fileIndex = 0
         while offset < bytes.count {

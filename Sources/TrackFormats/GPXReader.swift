@@ -27,7 +27,7 @@ public enum GPXReader: TrackReader {
         _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, usesFastPath: Bool, consumed: ((Int) -> Void)? = nil
     ) throws(TrackDecodingError) -> Track {
         var scanner = XMLScanner(bytes: bytes, format: .gpx, maximumDepth: limits.maximumNestingDepth)
-        var state = GPXState(maximumFixes: limits.maximumFixes, inputBytes: bytes.count)
+        var state = GPXState(limits: limits, inputBytes: bytes.count)
         var collector = XMLTextCollector()
         guard let root = try scanner.next(wantText: false) else {
             throw scanner.error(at: bytes.count, "expected the root element <gpx>")
@@ -67,13 +67,12 @@ public enum GPXReader: TrackReader {
 private struct GPXState {
     enum Capture { case none, elevation, time, trackName, routeName, fileName }
 
-    let maximumFixes: Int
     var trackSegments: [TrackSegment] = []
     var routeSegments: [TrackSegment] = []
     var fixes: [Fix] = []
     var routeFixes: [Fix] = []
     var waypointFixes: [Fix] = []
-    var fixCount = 0
+    var counter: FixCounter
     var trackDepth = 0, routeDepth = 0, pointDepth = 0, metadataDepth = 0
     var point = Fix(latitudeDegrees: .nan, longitudeDegrees: .nan)
     var pointIsRoute = false
@@ -89,9 +88,9 @@ private struct GPXState {
     /// never made resident, while a trimming copy would hold two copies of the fixes at once.
     var firstSegmentReservation: Int
 
-    init(maximumFixes: Int, inputBytes: Int) {
-        self.maximumFixes = maximumFixes
-        firstSegmentReservation = min(inputBytes / 64, maximumFixes)
+    init(limits: DecodingLimits, inputBytes: Int) {
+        counter = FixCounter(limits)
+        firstSegmentReservation = min(inputBytes / 64, limits.maximumFixes)
     }
 
     /// Handles a start tag; returns true when text capture starts.
@@ -150,8 +149,8 @@ private struct GPXState {
         if capture != .none {
             guard depth == captureDepth else { return }
             switch capture {
-            case .elevation: point.elevationMeters = try parseElevation(collector, scanner, token)
-            case .time: point.timeSeconds = parseTime(collector, scanner)
+            case .elevation: point.elevationMeters = try collector.number(in: scanner, at: token, what: "ele") ?? .nan
+            case .time: point.timeSeconds = collector.time(in: scanner)
             case .trackName: trackName = try collector.string(in: scanner)
             case .routeName: routeName = try collector.string(in: scanner)
             case .fileName: if fileName == nil { fileName = try collector.string(in: scanner) }
@@ -188,10 +187,7 @@ private struct GPXState {
             fixes.reserveCapacity(firstSegmentReservation)
             firstSegmentReservation = 0
         }
-        fixCount += 1
-        if fixCount > maximumFixes {
-            throw TrackDecodingError(.limitExceeded, format: .gpx, position: nil, "more than \(maximumFixes) fixes (the configured limit)")
-        }
+        try counter.add(.gpx, at: nil)
         if pointIsWaypoint {
             waypointFixes.append(point)
         } else if pointIsRoute {
@@ -230,28 +226,5 @@ private struct GPXState {
             return value
         }
         return Fix(latitudeDegrees: try coordinate("lat"), longitudeDegrees: try coordinate("lon"))
-    }
-
-    private func parseElevation(_ collector: XMLTextCollector, _ scanner: XMLScanner, _ token: XMLScanner.Token) throws(TrackDecodingError) -> Double {
-        if let range = collector.plainRange(in: scanner) {
-            if range.start == range.end { return .nan }  // <ele></ele>: not recorded
-            if let value = NumberParsing.parseDouble(scanner.bytes, range.start, range.end) { return value }
-            throw scanner.error(at: range.start, "expected a number in <ele>, found \"\(scanner.string(range.start, range.end))\"")
-        }
-        let decoded = try collector.decoded(in: scanner)
-        guard let value = decoded.withUnsafeBufferPointer({ NumberParsing.parseDouble($0, 0, $0.count) }) else {
-            throw scanner.error(at: token.offset, "expected a number in <ele>, found \"\(String(decoding: decoded, as: UTF8.self))\"")
-        }
-        return value
-    }
-
-    /// An unreadable time is kept as "no time" rather than failing the whole track: the route
-    /// can still be drawn, only duration and pace are lost.
-    private func parseTime(_ collector: XMLTextCollector, _ scanner: XMLScanner) -> Double {
-        if let range = collector.plainRange(in: scanner) {
-            return NumberParsing.parseISO8601(scanner.bytes, range.start, range.end) ?? .nan
-        }
-        guard let decoded = try? collector.decoded(in: scanner) else { return .nan }
-        return decoded.withUnsafeBufferPointer { NumberParsing.parseISO8601($0, 0, $0.count) } ?? .nan
     }
 }

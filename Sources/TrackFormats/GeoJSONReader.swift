@@ -15,7 +15,7 @@ public enum GeoJSONReader: TrackReader {
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
         var state = GeoJSONState(
-            scanner: JSONScanner(bytes: bytes, maximumDepth: limits.maximumNestingDepth), maximumFixes: limits.maximumFixes,
+            scanner: JSONScanner(bytes: bytes, maximumDepth: limits.maximumNestingDepth), limits: limits,
             reservation: min(bytes.count / 24, limits.maximumFixes))
         guard state.scanner.peek() == UInt8(ascii: "{") else {
             throw state.scanner.error(at: state.scanner.position, "expected a GeoJSON object '{', found \(state.scanner.found())")
@@ -41,17 +41,16 @@ private struct GeoJSONState {
     enum Member { case coordinates, geometry, geometries, features }
 
     var scanner: JSONScanner
-    let maximumFixes: Int
+    var counter: FixCounter
     var reservation: Int
     var segments: [TrackSegment] = []
-    var fixCount = 0
     var name: String?
     var ignored: [String: Int] = [:]
     var notes: [String] = []
 
-    init(scanner: JSONScanner, maximumFixes: Int, reservation: Int) {
+    init(scanner: JSONScanner, limits: DecodingLimits, reservation: Int) {
         self.scanner = scanner
-        self.maximumFixes = maximumFixes
+        counter = FixCounter(limits)
         self.reservation = reservation
     }
 
@@ -124,12 +123,12 @@ private struct GeoJSONState {
     private mutating func read(_ member: Member, of kind: Kind?, depth: Int) throws(TrackDecodingError) {
         switch (member, kind) {
         case (.coordinates, .lineString?):
-            try appendSegment(readPositions(depth: depth))
+            segments.append(TrackSegment(fixes: try readPositions(depth: depth)))
         case (.coordinates, .multiLineString?):
             try scanner.expect(UInt8(ascii: "["), "an array of lines for MultiLineString coordinates")
             try scanner.enter(depth)
             var first = true
-            while try scanner.nextElement(first: &first) { try appendSegment(readPositions(depth: depth + 1)) }
+            while try scanner.nextElement(first: &first) { segments.append(TrackSegment(fixes: try readPositions(depth: depth + 1))) }
         case (.geometry, .feature?):
             if scanner.skipNull() { return }
             try readObject(depth: depth)
@@ -170,19 +169,10 @@ private struct GeoJSONState {
                 }
             }
             try scanner.expect(UInt8(ascii: "]"), "']' to close the position")
-            fixCount += 1
-            if fixCount > maximumFixes {
-                throw TrackDecodingError(
-                    .limitExceeded, format: .geojson, position: .text(scanner.bytes, offset: positionOffset),
-                    "more than \(maximumFixes) fixes (the configured limit)")
-            }
+            try counter.add(.geojson, at: .text(scanner.bytes, offset: positionOffset))
             fixes.append(Fix(latitudeDegrees: latitude, longitudeDegrees: longitude, elevationMeters: elevation))
         }
         return fixes
-    }
-
-    private mutating func appendSegment(_ fixes: [Fix]) {
-        segments.append(TrackSegment(fixes: fixes))
     }
 
     /// What a feature's `properties` say about its track.

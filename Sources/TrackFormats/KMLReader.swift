@@ -8,7 +8,7 @@ public enum KMLReader: TrackReader {
     public static let format = TrackFormat.kml
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
-        var handler = KMLHandler(maximumFixes: limits.maximumFixes)
+        var handler = KMLHandler(counter: FixCounter(limits))
         try XMLWalk.run(bytes, format: .kml, root: "kml", limits: limits, handler: &handler)
         var track = Track(format: .kml, name: handler.routeName ?? handler.documentName, segments: handler.segments)
         if handler.ignoredGeometries > 0 {
@@ -24,9 +24,8 @@ public enum KMLReader: TrackReader {
 private struct KMLHandler: XMLElementHandler {
     enum Field { case coordinates, when, coord, placemarkName, documentName }
 
-    let maximumFixes: Int
+    var counter: FixCounter
     var segments: [TrackSegment] = []
-    var fixCount = 0
     var ignoredGeometries = 0
     var unpairedTimes = 0
     var documentName: String?, routeName: String?, placemarkName: String?
@@ -35,7 +34,7 @@ private struct KMLHandler: XMLElementHandler {
     var coordinates: [Fix] = []
     var field: Field?
 
-    init(maximumFixes: Int) { self.maximumFixes = maximumFixes }
+    init(counter: FixCounter) { self.counter = counter }
 
     mutating func start(_ token: XMLScanner.Token, depth: Int, _ scanner: XMLScanner) throws(TrackDecodingError) -> Bool {
         field = nil
@@ -109,12 +108,7 @@ private struct KMLHandler: XMLElementHandler {
     }
 
     private mutating func append(_ fix: Fix, _ scanner: XMLScanner, _ offset: Int) throws(TrackDecodingError) {
-        fixCount += 1
-        if fixCount > maximumFixes {
-            throw TrackDecodingError(
-                .limitExceeded, format: .kml, position: .text(scanner.bytes, offset: offset),
-                "more than \(maximumFixes) fixes (the configured limit)")
-        }
+        try counter.add(.kml, at: .text(scanner.bytes, offset: offset))
         coordinates.append(fix)
     }
 

@@ -31,20 +31,22 @@ public enum KMZReader: TrackReader {
         } catch {
             throw TrackDecodingError(.malformed, format: .kmz, position: nil, "\(error)")
         }
-        return try document.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
-            if let offset = TextEncoding.firstInvalidUTF8(kml) {
-                throw TrackDecodingError(.malformed, format: .kmz, position: .text(kml, offset: offset), "invalid UTF-8 in \(entry.path)")
+        do throws(TrackDecodingError) {
+            // The same text handling as a plain KML file: UTF-16 transcoded, UTF-8 checked.
+            let text = try document.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
+                try TextEncoding.utf16Order(kml).map { order throws(TrackDecodingError) in try TextEncoding.transcodeUTF16(kml, order: order) }
+            } ?? document
+            var track = try text.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
+                try TrackDecoder.checkUTF8(kml, format: .kml)
+                return try KMLReader.read(kml, limits: limits)
             }
-            do throws(TrackDecodingError) {
-                var track = try KMLReader.read(kml, limits: limits)
-                track.format = .kmz
-                return track
-            } catch {
-                var wrapped = error
-                wrapped.format = .kmz
-                wrapped.message += " (in \(entry.path) inside the KMZ archive)"
-                throw wrapped
-            }
+            track.format = .kmz
+            return track
+        } catch {
+            var wrapped = error
+            wrapped.format = .kmz
+            wrapped.message += " (in \(entry.path) inside the KMZ archive)"
+            throw wrapped
         }
     }
 }

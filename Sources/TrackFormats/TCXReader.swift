@@ -8,7 +8,7 @@ public enum TCXReader: TrackReader {
     public static let format = TrackFormat.tcx
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
-        var handler = TCXHandler(maximumFixes: limits.maximumFixes, reservation: min(bytes.count / 160, limits.maximumFixes))
+        var handler = TCXHandler(limits: limits, reservation: min(bytes.count / 160, limits.maximumFixes))
         try XMLWalk.run(bytes, format: .tcx, root: "TrainingCenterDatabase", limits: limits, handler: &handler)
         var track = Track(format: .tcx, name: handler.courseName, segments: handler.segments, activity: handler.sport)
         track.activityIdentifier = handler.activityIdentifier
@@ -22,19 +22,18 @@ public enum TCXReader: TrackReader {
 private struct TCXHandler: XMLElementHandler {
     enum Field { case time, latitude, longitude, altitude, identifier, courseName }
 
-    let maximumFixes: Int
+    var counter: FixCounter
     var reservation: Int
     var segments: [TrackSegment] = []
     var fixes: [Fix] = []
-    var fixCount = 0
     var skippedWithoutPosition = 0
     var sport: String?, activityIdentifier: String?, courseName: String?
     var activityDepth = 0, courseDepth = 0, trackDepth = 0, pointDepth = 0, positionDepth = 0
     var point = Fix(latitudeDegrees: .nan, longitudeDegrees: .nan)
     var field: Field?
 
-    init(maximumFixes: Int, reservation: Int) {
-        self.maximumFixes = maximumFixes
+    init(limits: DecodingLimits, reservation: Int) {
+        counter = FixCounter(limits)
         self.reservation = reservation
     }
 
@@ -114,12 +113,7 @@ private struct TCXHandler: XMLElementHandler {
             skippedWithoutPosition += 1
             return
         }
-        fixCount += 1
-        if fixCount > maximumFixes {
-            throw TrackDecodingError(
-                .limitExceeded, format: .tcx, position: .text(scanner.bytes, offset: token.offset),
-                "more than \(maximumFixes) fixes (the configured limit)")
-        }
+        try counter.add(.tcx, at: .text(scanner.bytes, offset: token.offset))
         if reservation > 0 {
             fixes.reserveCapacity(reservation)
             reservation = 0

@@ -77,13 +77,17 @@ public enum TrackDecoder {
         guard let reader = reader(for: format) else {
             throw TrackDecodingError(.unsupportedFormat, format: format, position: nil, "\(format.rawValue) content is not a track")
         }
-        if format.isText, let offset = firstInvalidUTF8(bytes, consumed: consumed) {
-            throw TrackDecodingError(
-                .malformed, format: format, position: .text(bytes, offset: offset),
-                "invalid UTF-8 (byte \(hexByte(bytes[offset]))); save the file as UTF-8 or UTF-16")
-        }
+        if format.isText { try checkUTF8(bytes, format: format, consumed: consumed) }
         if format == .gpx, let consumed { return try GPXReader.read(bytes, limits: limits, consumed: consumed) }
         return try reader.read(bytes, limits: limits)
+    }
+
+    /// Fails on the first byte of `bytes` that is not well-formed UTF-8, naming its line and column.
+    static func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, format: TrackFormat, consumed: ((Int) -> Void)? = nil) throws(TrackDecodingError) {
+        guard let offset = firstInvalidUTF8(bytes, consumed: consumed) else { return }
+        throw TrackDecodingError(
+            .malformed, format: format, position: .text(bytes, offset: offset),
+            "invalid UTF-8 (byte \(hexByte(bytes[offset]))); save the file as UTF-8 or UTF-16")
     }
 
     /// The UTF-8 check, in chunks when the caller releases consumed input: the check touches

@@ -24,3 +24,21 @@ public struct DecodingLimits: Sendable, Equatable {
     /// The defaults above.
     public init() {}
 }
+
+/// Counts the fixes a reader keeps against `DecodingLimits.maximumFixes`; every reader counts
+/// through one, so the limit and its message are the same for all formats.
+struct FixCounter {
+    let maximum: Int
+    private(set) var count = 0
+
+    init(_ limits: DecodingLimits) { maximum = limits.maximumFixes }
+
+    /// Counts one more fix; past the limit, throws an error at `position` (computed only then).
+    @inline(__always)
+    mutating func add(_ format: TrackFormat, at position: @autoclosure () -> SourcePosition?) throws(TrackDecodingError) {
+        count += 1
+        if count > maximum {
+            throw TrackDecodingError(.limitExceeded, format: format, position: position(), "more than \(maximum) fixes (the configured limit)")
+        }
+    }
+}

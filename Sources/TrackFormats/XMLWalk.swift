@@ -36,9 +36,7 @@ enum XMLWalk {
                 let depth = token.selfClosing ? scanner.depth + 1 : scanner.depth
                 let wantsText = try handler.start(token, depth: depth, scanner)
                 if token.selfClosing {
-                    var empty = XMLTextCollector()
-                    empty.reset()
-                    try handler.end(token, depth: depth, text: wantsText ? empty : nil, scanner)
+                    try handler.end(token, depth: depth, text: wantsText ? XMLTextCollector() : nil, scanner)
                 } else if wantsText {
                     collector.reset()
                     captureDepth = depth
@@ -58,32 +56,29 @@ enum XMLWalk {
 }
 
 extension XMLTextCollector {
-    /// The element's text as a number; nil when it is empty. `what` names the element in errors.
+    /// The element's text as a number (surrounding whitespace allowed); nil when the element is
+    /// empty (`<ele></ele>`: not recorded). `what` names the element in errors.
     func number(in scanner: XMLScanner, at token: XMLScanner.Token, what: String) throws(TrackDecodingError) -> Double? {
         if let range = plainRange(in: scanner) {
-            var lo = range.start, hi = range.end
-            while lo < hi, NumberParsing.isSpace(scanner.bytes[lo]) { lo += 1 }
-            while hi > lo, NumberParsing.isSpace(scanner.bytes[hi - 1]) { hi -= 1 }
-            if lo == hi { return nil }
-            if let value = NumberParsing.parseDouble(scanner.bytes, lo, hi) { return value }
-            throw scanner.error(at: lo, "expected a number in <\(what)>, found \"\(scanner.string(lo, hi))\"")
+            if range.start == range.end { return nil }
+            if let value = NumberParsing.parseDouble(scanner.bytes, range.start, range.end) { return value }
+            throw scanner.error(at: range.start, "expected a number in <\(what)>, found \"\(scanner.string(range.start, range.end))\"")
         }
-        guard let text = try string(in: scanner) else { return nil }
-        let parsed = Array(text.utf8).withUnsafeBufferPointer { NumberParsing.parseDouble($0, 0, $0.count) }
-        guard let parsed else { throw scanner.error(at: token.offset, "expected a number in <\(what)>, found \"\(text)\"") }
-        return parsed
+        let decoded = try decoded(in: scanner)
+        guard let value = decoded.withUnsafeBufferPointer({ NumberParsing.parseDouble($0, 0, $0.count) }) else {
+            throw scanner.error(at: token.offset, "expected a number in <\(what)>, found \"\(String(decoding: decoded, as: UTF8.self))\"")
+        }
+        return value
     }
 
-    /// The element's text as an ISO 8601 time in Unix seconds; NaN when empty or unreadable
-    /// (the fix is kept without a time, as in GPX).
+    /// The element's text as an ISO 8601 time in Unix seconds; NaN when empty or unreadable: the
+    /// fix is kept without a time rather than failing the track (the route can still be drawn,
+    /// only duration and pace are lost).
     func time(in scanner: XMLScanner) -> Double {
         if let range = plainRange(in: scanner) {
-            var lo = range.start, hi = range.end
-            while lo < hi, NumberParsing.isSpace(scanner.bytes[lo]) { lo += 1 }
-            while hi > lo, NumberParsing.isSpace(scanner.bytes[hi - 1]) { hi -= 1 }
-            return NumberParsing.parseISO8601(scanner.bytes, lo, hi) ?? .nan
+            return NumberParsing.parseISO8601(scanner.bytes, range.start, range.end) ?? .nan
         }
-        guard let text = try? string(in: scanner) else { return .nan }
-        return Array(text.utf8).withUnsafeBufferPointer { NumberParsing.parseISO8601($0, 0, $0.count) } ?? .nan
+        guard let decoded = try? decoded(in: scanner) else { return .nan }
+        return decoded.withUnsafeBufferPointer { NumberParsing.parseISO8601($0, 0, $0.count) } ?? .nan
     }
 }
