@@ -217,9 +217,18 @@ public final class Supervisor {
         let exitCode = (waitStatus >> 8) & 0xFF
         let deliberate = aborting || (stopping && Self.monotonicSeconds() >= stopDeadline)
         do {
-            for fileName in try FileStore.listDirectory(queue.layout.running) {
-                guard let claim = Claim(fileName: fileName), claim.host == queue.identity.host, claim.pid == child.pid else { continue }
-                if deliberate {
+            let held = try FileStore.listDirectory(queue.layout.running).compactMap(Claim.init(fileName:)).filter {
+                $0.host == queue.identity.host && $0.pid == child.pid
+            }
+            // A worker publishes one job while it renders the next, so it may die holding two
+            // claims. The attempt goes to the job it was rendering (its last `claimed` message);
+            // the one being published only goes back, or an innocent job that keeps landing
+            // beside a poisonous one would be quarantined with it. With no job being rendered the
+            // death happened while publishing, and every claim it held counts, so a death that
+            // repeats there still ends in quarantine rather than a loop.
+            let culprit = child.currentJob.flatMap { current in held.contains { $0.name == current } ? current : nil }
+            for claim in held {
+                if deliberate || (culprit != nil && claim.name != culprit) {
                     try queue.giveBack(claim, countsAsAttempt: false)
                     summary.returned += 1
                     continue
