@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "ContentHash", swiftSettings: strict),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"], swiftSettings: strict),
         .target(
-            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "FileStore", "ContentHash"],
+            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "Raster", "FileStore", "ContentHash"],
             swiftSettings: strict),
         .target(
             name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash"],
@@ -46,7 +46,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "TrackSynthesis", dependencies: ["TrackModel", "Decompression", "SystemZlib"], swiftSettings: strict),
         .executableTarget(
-            name: "tracksnap", dependencies: ["SnapshotRendering", "FileStore", "JobQueue", "BatchRun"],
+            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun"],
             swiftSettings: strict),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(

@@ -27,6 +27,10 @@ public struct RunConfiguration: Sendable {
     public var usesLock = true
     /// What is rendered.
     public var settings = ThumbnailSettings()
+    /// The options that chose `settings` (`--style-text`, `--theme`, `--color-by`), handed to the
+    /// workers. The style file's text is passed, not its path, so every worker renders with the
+    /// bytes the run started with even if the file is edited meanwhile. Default: none.
+    public var styleArguments: [String] = []
     /// The version written into failure records.
     public var version = ""
 
@@ -55,7 +59,7 @@ public struct RunConfiguration: Sendable {
         [
             "--jobs", jobsDirectory, "--output", outputDirectory, "--shard", shard.description,
             "--settle", "\(settleSeconds)", "--lease", "\(leaseSeconds)", "--attempts", "\(maxAttempts)",
-        ]
+        ] + styleArguments
     }
 }
 

@@ -29,6 +29,21 @@ public struct CoverageMask: Sendable {
         maxY = -1
     }
 
+    /// Erases everything drawn (only the touched rectangle is written), to reuse the mask.
+    public mutating func clear() {
+        guard !isEmpty else { return }
+        let width = self.width
+        for row in minY...maxY {
+            values.withUnsafeMutableBufferPointer { buffer in
+                (buffer.baseAddress! + row * width + minX).update(repeating: 0, count: maxX - minX + 1)
+            }
+        }
+        minX = width
+        minY = height
+        maxX = -1
+        maxY = -1
+    }
+
     /// Whether nothing has been drawn.
     public var isEmpty: Bool { minX > maxX }
 

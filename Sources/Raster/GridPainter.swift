@@ -12,6 +12,8 @@ public struct GridStyle: Sendable, Equatable, Codable {
     public var lineWidthPoints = 1.0
     /// The smallest distance between minor lines, in points. Default: 24.
     public var minimumMinorSpacingPoints = 24.0
+    /// Whether grid lines are drawn at all (false: plain paper). Default: true.
+    public var drawsLines = true
 
     /// The defaults above.
     public init() {}
@@ -50,6 +52,10 @@ public enum GridPainter {
         let pixelsPerMercator = 1 / viewport.metersPerPixel
         let groundPerPixel = viewport.metersPerPixel / mercatorPerGround
         let spacing = GridSpacing(minimumMeters: style.minimumMinorSpacingPoints * scale * groundPerPixel)
+        guard style.drawsLines else {
+            canvas = Canvas(width: width, height: height, fill: style.paper)
+            return spacing
+        }
         let lineWidth = style.lineWidthPoints * scale
         let minorStep = spacing.minorMeters * mercatorPerGround
         let ratio = Int((spacing.majorMeters / spacing.minorMeters).rounded())

@@ -37,6 +37,17 @@ struct ProjectedTrack {
     }
 }
 
+extension ProjectedTrack {
+    /// The bounds in degrees, `[west, south, east, north]`; longitudes back in -180...180, so west
+    /// is greater than east when the track crosses the antimeridian.
+    var boundsLonLat: [Double] {
+        let southWest = WebMercator.unproject(MercatorPoint(xMeters: bounds.minX, yMeters: bounds.minY))
+        let northEast = WebMercator.unproject(MercatorPoint(xMeters: bounds.maxX, yMeters: bounds.maxY))
+        func wrap(_ longitude: Double) -> Double { longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude }
+        return [wrap(southWest.longitudeDegrees), southWest.latitudeDegrees, wrap(northEast.longitudeDegrees), northEast.latitudeDegrees]
+    }
+}
+
 /// The fitted viewport and the stroke width that goes with its zoom.
 struct FramePlan {
     /// The map rectangle and pixel transform.

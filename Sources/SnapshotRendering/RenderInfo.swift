@@ -31,6 +31,17 @@ public struct RenderInfo: Sendable, Equatable, Codable {
     public var elevationGainM: Double?
     /// First fix time, seconds since the Unix epoch.
     public var startTime: Double?
+    /// Last fix time, seconds since the Unix epoch.
+    public var endTime: Double? = nil
+    /// Time spent moving, seconds (steps at walking drift speed or across long gaps excluded).
+    public var movingTimeS: Double? = nil
+    /// Distance covered while moving, metres.
+    public var movingDistanceM: Double? = nil
+    /// The cleaned fixes' bounds in degrees, `[west, south, east, north]` as in GeoJSON (RFC 7946
+    /// §5): west is greater than east for a track across the antimeridian.
+    public var bbox: [Double] = []
+    /// The first cleaned fix, `[longitude, latitude]` in degrees.
+    public var startLonLat: [Double] = []
     /// Image width in pixels.
     public var width: Int
     /// Image height in pixels.
@@ -52,6 +63,11 @@ public struct RenderInfo: Sendable, Equatable, Codable {
         case durationS = "duration_s"
         case elevationGainM = "elevation_gain_m"
         case startTime = "start_time"
+        case endTime = "end_time"
+        case movingTimeS = "moving_time_s"
+        case movingDistanceM = "moving_distance_m"
+        case bbox
+        case startLonLat = "start_lon_lat"
         case strokeWidthPx = "stroke_width_px"
         case viewportEpsg3857 = "viewport_epsg3857"
     }

@@ -30,9 +30,62 @@ public struct SnapshotStyle: Sendable, Equatable, Codable {
     public var markerRadiusPoints = 5.0
     /// Marker radius as a multiple of the stroke width, when that is larger. Default: 0.8.
     public var markerRadiusPerStrokeWidth = 0.8
+    /// What colours the route: one colour, or quantized bands of speed or elevation. Default: `.single`.
+    public var coloring = RouteColoring.single
+    /// The band colours, slowest or lowest first; 8 to 10 of them. Default: a blue-to-red ramp of 9
+    /// (`RouteColoring.defaultBandColors`).
+    public var bandColors = RouteColoring.defaultBandColors
+    /// Whether a scale bar with its label is drawn in the bottom-left corner. Default: true.
+    public var drawsScaleBar = true
+    /// Scale bar and label colour. Default: #333333.
+    public var scaleBarColor = RGBAColor(red: 0x33, green: 0x33, blue: 0x33)
+    /// The halo under the scale bar and label, for contrast over the route. Default: paper at 80%.
+    public var scaleBarHaloColor = RGBAColor(red: 0xF2, green: 0xEF, blue: 0xE9, alpha: 204)
 
-    /// The defaults above.
+    /// The defaults above (the light theme).
     public init() {}
+
+    /// The style of a theme: `.light` is the defaults above; `.dark` is a night map with a
+    /// brighter route (for pages shown in dark mode).
+    public init(theme: Theme) {
+        self.init()
+        guard theme == .dark else { return }
+        grid.paper = RGBAColor(red: 0x1E, green: 0x22, blue: 0x27)
+        grid.minorLine = RGBAColor(red: 0xB8, green: 0xC4, blue: 0xD0, alpha: 20)
+        grid.majorLine = RGBAColor(red: 0xB8, green: 0xC4, blue: 0xD0, alpha: 46)
+        routeColor = RGBAColor(red: 0x4D, green: 0xA3, blue: 0xFF, alpha: 230)
+        casingColor = RGBAColor(red: 0x00, green: 0x0B, blue: 0x1A, alpha: 190)
+        markerRingColor = RGBAColor(red: 0x1E, green: 0x22, blue: 0x27)
+        scaleBarColor = RGBAColor(red: 0xD8, green: 0xDE, blue: 0xE4)
+        scaleBarHaloColor = RGBAColor(red: 0x1E, green: 0x22, blue: 0x27, alpha: 204)
+    }
+}
+
+/// A map appearance preset.
+public enum Theme: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Light paper (the default).
+    case light
+    /// Dark paper, light grid, brighter route.
+    case dark
+}
+
+/// How the route is coloured.
+public enum RouteColoring: String, Sendable, Equatable, Codable, CaseIterable {
+    /// One colour (`SnapshotStyle.routeColor`).
+    case single = "none"
+    /// Bands of moving speed between fixes (needs times; otherwise one colour).
+    case speed
+    /// Bands of elevation (needs elevations; otherwise one colour).
+    case elevation
+
+    /// Nine colours from slow/low (blue) to fast/high (red), opaque; the route colour's opacity
+    /// applies once over the whole route.
+    public static let defaultBandColors: [RGBAColor] = [
+        0x2C7BB6, 0x4A9BC7, 0x74B9D6, 0xABD9E9, 0xE0F3C8, 0xFEE090, 0xFDAE61, 0xF46D43, 0xD7191C,
+    ].map { RGBAColor(red: UInt8($0 >> 16), green: UInt8(($0 >> 8) & 0xFF), blue: UInt8($0 & 0xFF)) }
+
+    /// Fewest and most bands a style may have.
+    public static let bandCountRange = 8...10
 }
 
 /// Everything that decides one render. Plain values; every default is here.
@@ -81,6 +134,12 @@ public struct RenderOptions: Sendable, Equatable {
         }
         if !(minimumGroundSpanMeters > 0 && minimumGroundSpanMeters.isFinite) {
             return "the minimum ground span must be a positive number of metres"
+        }
+        if style.coloring != .single, !RouteColoring.bandCountRange.contains(style.bandColors.count) {
+            return "colouring by \(style.coloring.rawValue) needs 8 to 10 band colours, found \(style.bandColors.count)"
+        }
+        if let width = style.strokeWidthPoints, !(width > 0 && width <= 64) {
+            return "the stroke width must be in (0, 64] points, found \(width)"
         }
         return nil
     }

@@ -1,25 +1,30 @@
 import MapGeometry
 import Raster
 
-/// Draws the layers of a snapshot in order: paper and grid, casing, route, markers.
+/// Draws the layers of a snapshot in order: paper and grid, casing, route, markers, scale bar.
 enum SnapshotPainter {
-    static func paint(polylines: [[PixelPoint]], frame: FramePlan, options: RenderOptions) -> Canvas {
+    /// `bands`, when given, holds the band of each polyline (colour by speed or elevation).
+    static func paint(polylines: [[PixelPoint]], bands: [Int]? = nil, frame: FramePlan, options: RenderOptions) -> Canvas {
         let style = options.style
         let width = frame.viewport.widthPixels, height = frame.viewport.heightPixels
         var canvas = Canvas(width: width, height: height, fill: style.grid.paper)
         GridPainter.paint(&canvas, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style.grid, scale: options.scale)
 
-        var route = CoverageMask(width: width, height: height)
-        if style.drawsCasing {
-            var casing = CoverageMask(width: width, height: height)
-            StrokeRasterizer.stroke(
-                polylines, radiusPixels: frame.strokeWidthPixels / 2, into: &route,
-                casingRadiusPixels: frame.casingWidthPixels / 2, casing: &casing)
-            Compositor.fill(&canvas, mask: casing, color: style.casingColor)
+        if let bands {
+            paintBanded(&canvas, polylines: polylines, bands: bands, frame: frame, style: style)
         } else {
-            StrokeRasterizer.stroke(polylines, radiusPixels: frame.strokeWidthPixels / 2, into: &route)
+            var route = CoverageMask(width: width, height: height)
+            if style.drawsCasing {
+                var casing = CoverageMask(width: width, height: height)
+                StrokeRasterizer.stroke(
+                    polylines, radiusPixels: frame.strokeWidthPixels / 2, into: &route,
+                    casingRadiusPixels: frame.casingWidthPixels / 2, casing: &casing)
+                Compositor.fill(&canvas, mask: casing, color: style.casingColor)
+            } else {
+                StrokeRasterizer.stroke(polylines, radiusPixels: frame.strokeWidthPixels / 2, into: &route)
+            }
+            Compositor.fill(&canvas, mask: route, color: style.routeColor)
         }
-        Compositor.fill(&canvas, mask: route, color: style.routeColor)
 
         if style.drawsMarkers, let first = polylines.first?.first, let last = polylines.last?.last {
             let ringWidth = max(1, 1.5 * options.scale)
@@ -28,7 +33,41 @@ enum SnapshotPainter {
                 marker(&canvas, at: point, radius: frame.markerRadiusPixels, ringWidth: ringWidth, fill: color, ring: style.markerRingColor)
             }
         }
+        if style.drawsScaleBar {
+            let groundMetersPerPixel = frame.viewport.metersPerPixel / WebMercator.scaleFactor(atLatitudeDegrees: frame.latitudeDegrees)
+            // Dots of one point on thumbnails, two on large images, so the label reads at both.
+            let dotPoints = options.widthPoints >= 640 ? 2.0 : 1.0
+            let barStyle = ScaleBarStyle(
+                color: style.scaleBarColor, haloColor: style.scaleBarHaloColor,
+                dotPixels: Int((dotPoints * options.scale).rounded()), marginPixels: Int((6 * options.scale).rounded()))
+            ScaleBarPainter.paint(&canvas, groundMetersPerPixel: groundMetersPerPixel, style: barStyle)
+        }
         return canvas
+    }
+
+    /// One union per band, painted opaque into a layer that is blended once with the route's
+    /// opacity (see `LayerCompositor`); the casing is the union of the whole route.
+    private static func paintBanded(_ canvas: inout Canvas, polylines: [[PixelPoint]], bands: [Int], frame: FramePlan, style: SnapshotStyle) {
+        let width = canvas.width, height = canvas.height
+        if style.drawsCasing {
+            var casing = CoverageMask(width: width, height: height)
+            StrokeRasterizer.stroke(polylines, radiusPixels: frame.casingWidthPixels / 2, into: &casing)
+            Compositor.fill(&canvas, mask: casing, color: style.casingColor)
+        }
+        var layer = LayerCompositor.emptyLayer(like: canvas)
+        var mask = CoverageMask(width: width, height: height)
+        var touched = (minX: width, minY: height, maxX: -1, maxY: -1)
+        for band in Set(bands).sorted() {
+            mask.clear()
+            let members = zip(polylines, bands).filter { $0.1 == band }.map(\.0)
+            StrokeRasterizer.stroke(members, radiusPixels: frame.strokeWidthPixels / 2, into: &mask)
+            guard !mask.isEmpty else { continue }
+            touched = (min(touched.minX, mask.minX), min(touched.minY, mask.minY), max(touched.maxX, mask.maxX), max(touched.maxY, mask.maxY))
+            LayerCompositor.paint(&layer, mask: mask, color: style.bandColors[band % style.bandColors.count])
+        }
+        LayerCompositor.blend(
+            &canvas, layer: layer, opacity: style.routeColor.alpha, minX: touched.minX, minY: touched.minY, maxX: touched.maxX,
+            maxY: touched.maxY)
     }
 
     private static func marker(_ canvas: inout Canvas, at point: PixelPoint, radius: Double, ringWidth: Double, fill: RGBAColor, ring: RGBAColor) {

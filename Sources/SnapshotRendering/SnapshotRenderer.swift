@@ -90,12 +90,14 @@ public enum SnapshotRenderer {
         let frame = FramePlan(projection: projection, options: options)
         timings.fit = clock.lap()
 
-        let polylines = projection.segments.map { segment in
-            DouglasPeucker.simplify(segment.map(frame.viewport.pixel), tolerancePixels: options.simplificationTolerancePixels)
+        let bands = RouteBands(track: cleaned, projection: projection, coloring: options.style.coloring, count: options.style.bandColors.count)
+        let pieces = bands?.runs.map(\.points) ?? projection.segments
+        let polylines = pieces.map { piece in
+            DouglasPeucker.simplify(piece.map(frame.viewport.pixel), tolerancePixels: options.simplificationTolerancePixels)
         }
         timings.simplify = clock.lap()
 
-        let canvas = SnapshotPainter.paint(polylines: polylines, frame: frame, options: options)
+        let canvas = SnapshotPainter.paint(polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options)
         timings.raster = clock.lap()
 
         let png: [UInt8]
@@ -109,10 +111,17 @@ public enum SnapshotRenderer {
         let rect = frame.viewport.mapRect
         var info = RenderInfo(
             format: track.format.rawValue, name: track.name, fixes: fixesRead, fixesKept: cleaned.fixCount,
-            dropped: report, segments: polylines.count, verticesDrawn: polylines.reduce(0) { $0 + $1.count },
+            dropped: report, segments: projection.segments.count, verticesDrawn: polylines.reduce(0) { $0 + $1.count },
             distanceM: stats.distanceMeters, durationS: stats.durationSeconds, elevationGainM: stats.elevationGainMeters,
             startTime: stats.startTimeSeconds, width: canvas.width, height: canvas.height, scale: options.scale,
             strokeWidthPx: frame.strokeWidthPixels, viewportEpsg3857: [rect.minX, rect.minY, rect.maxX, rect.maxY])
+        info.endTime = stats.endTimeSeconds
+        info.movingTimeS = stats.movingSeconds
+        info.movingDistanceM = stats.movingDistanceMeters
+        info.bbox = projection.boundsLonLat
+        if let first = cleaned.segments.first(where: { !$0.fixes.isEmpty })?.fixes.first {
+            info.startLonLat = [first.longitudeDegrees, first.latitudeDegrees]
+        }
         info.activity = track.activity
         info.compressed = track.wasCompressed ? true : nil
         info.notes = track.notes.isEmpty ? nil : track.notes

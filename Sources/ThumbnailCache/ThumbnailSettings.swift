@@ -1,6 +1,14 @@
 import ContentHash
 import SnapshotRendering
 
+/// What an image is for.
+public enum ImageRole: String, Sendable, Equatable, Codable {
+    /// The listing's card image.
+    case thumbnail
+    /// The detail page's large snapshot.
+    case detail
+}
+
 /// One image rendered for every track.
 public struct ImageSpec: Sendable, Equatable {
     /// Width in points.
@@ -9,12 +17,15 @@ public struct ImageSpec: Sendable, Equatable {
     public var heightPoints: Int
     /// Device pixels per point.
     public var scale: Double
+    /// What the image is for. Default: `.thumbnail`.
+    public var role: ImageRole
 
     /// Creates a spec.
-    public init(widthPoints: Int, heightPoints: Int, scale: Double) {
+    public init(widthPoints: Int, heightPoints: Int, scale: Double, role: ImageRole = .thumbnail) {
         self.widthPoints = widthPoints
         self.heightPoints = heightPoints
         self.scale = scale
+        self.role = role
     }
 
     /// The file name suffix: "" for @1x, "@2x" for 2, "@1.5x" for 1.5, plus "-WxH" when the size
@@ -33,10 +44,13 @@ public struct ImageSpec: Sendable, Equatable {
 
 /// Everything that decides a batch run's images. Plain values; every default is here.
 public struct ThumbnailSettings: Sendable, Equatable {
-    /// The images made for each track. Default: a 320×240-point thumbnail at @1x and @2x.
+    /// The images made for each track, thumbnails first. Default: a 320×240-point thumbnail and a
+    /// 1280×960-point detail snapshot, each at @1x and @2x.
     public var images = [
         ImageSpec(widthPoints: 320, heightPoints: 240, scale: 1),
         ImageSpec(widthPoints: 320, heightPoints: 240, scale: 2),
+        ImageSpec(widthPoints: 1280, heightPoints: 960, scale: 1, role: .detail),
+        ImageSpec(widthPoints: 1280, heightPoints: 960, scale: 2, role: .detail),
     ]
     /// Render options (style, padding, cleaning, limits, PNG); size and scale come from `images`.
     /// Default: `RenderOptions()`.
@@ -65,7 +79,7 @@ public struct ThumbnailSettings: Sendable, Equatable {
 
     /// Checks every image's options; returns a message naming the problem, or nil.
     public func validationProblem() -> String? {
-        if images.isEmpty { return "at least one image size is needed" }
+        if !images.contains(where: { $0.role == .thumbnail }) { return "at least one thumbnail size is needed" }
         for image in images {
             if let problem = options(for: image).validationProblem() { return problem }
         }

@@ -83,7 +83,7 @@ public struct ThumbnailStore: Sendable {
             pngs.append(snapshot.png)
             images.append(
                 TrackRecord.Image(
-                    path: path, width: snapshot.info.width, height: snapshot.info.height, scale: image.scale,
+                    path: path, width: snapshot.info.width, height: snapshot.info.height, scale: image.scale, role: image.role.rawValue,
                     viewportEpsg3857: snapshot.info.viewportEpsg3857))
             if firstInfo == nil { firstInfo = snapshot.info }
         }

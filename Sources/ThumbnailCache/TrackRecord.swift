@@ -14,11 +14,13 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         public var height: Int
         /// Device pixels per point.
         public var scale: Double
+        /// "thumbnail" or "detail".
+        public var role: String
         /// The exact map rect shown, [minX, minY, maxX, maxY] in EPSG:3857 metres.
         public var viewportEpsg3857: [Double]
 
         enum CodingKeys: String, CodingKey {
-            case path, width, height, scale
+            case path, width, height, scale, role
             case viewportEpsg3857 = "viewport_epsg3857"
         }
     }
@@ -29,8 +31,24 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var name: String?
     /// The format read ("gpx", "csv", …).
     public var format: String
+    /// The activity or sport the file records (TCX, FIT), if any.
+    public var activity: String?
     /// First fix time, seconds since the Unix epoch, when the track has times.
     public var startTime: Double?
+    /// Last fix time, seconds since the Unix epoch, when the track has times.
+    public var endTime: Double?
+    /// Time spent moving, seconds.
+    public var movingTimeS: Double?
+    /// Distance covered while moving, metres.
+    public var movingDistanceM: Double?
+    /// `[west, south, east, north]` in degrees (GeoJSON order; west > east across the antimeridian).
+    public var bbox: [Double]
+    /// The first fix, `[longitude, latitude]`.
+    public var startLonLat: [Double]
+    /// Segments drawn.
+    public var segments: Int
+    /// Vertices drawn after simplification (in the first image).
+    public var fixesDrawn: Int
     /// Distance over the cleaned fixes, metres.
     public var distanceM: Double
     /// First to last fix, seconds.
@@ -45,8 +63,13 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var images: [Image]
 
     enum CodingKeys: String, CodingKey {
-        case id, name, format, fixes, images
+        case id, name, format, fixes, images, activity, bbox, segments
         case startTime = "start_time"
+        case endTime = "end_time"
+        case movingTimeS = "moving_time_s"
+        case movingDistanceM = "moving_distance_m"
+        case startLonLat = "start_lon_lat"
+        case fixesDrawn = "fixes_drawn"
         case distanceM = "distance_m"
         case durationS = "duration_s"
         case elevationGainM = "elevation_gain_m"
@@ -58,7 +81,15 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         id = key.hex
         name = info.name
         format = info.format
+        activity = info.activity
         startTime = info.startTime
+        endTime = info.endTime
+        movingTimeS = info.movingTimeS
+        movingDistanceM = info.movingDistanceM
+        bbox = info.bbox
+        startLonLat = info.startLonLat
+        segments = info.segments
+        fixesDrawn = info.verticesDrawn
         distanceM = info.distanceM
         durationS = info.durationS
         elevationGainM = info.elevationGainM

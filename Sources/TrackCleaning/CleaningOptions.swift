@@ -17,6 +17,12 @@ public struct CleaningOptions: Sendable, Equatable, Codable {
     /// Whether an exact (0°, 0°) fix is dropped as a receiver's "no position yet" placeholder.
     /// Default: true (no real track records a fix exactly at Null Island).
     public var dropNullIsland: Bool = true
+    /// A step between two timed fixes counts as moving time when its speed is at least this.
+    /// Default: 0.3 m/s (about 1 km/h: slower is GPS drift while standing).
+    public var movingSpeedMetersPerSecond: Double = 0.3
+    /// …and when the fixes are at most this far apart in time (a longer gap is a pause even if the
+    /// position moved, e.g. the device was switched off on a train). Default: 300 s.
+    public var movingGapLimitSeconds: Double = 300
 
     /// The defaults above.
     public init() {}

@@ -14,19 +14,28 @@ public enum TrackStatistics {
         var gain = 0.0
         var sawElevation = false
         var firstTime = Double.nan, lastTime = Double.nan
+        var movingSeconds = 0.0, movingDistance = 0.0
         for segment in track.segments {
             let fixes = segment.fixes
             var reference = Double.nan
             var previousLatitude = 0.0, previousCos = 1.0, previousLongitude = 0.0
+            var previousTime = Double.nan
             for k in fixes.indices {
                 let fix = fixes[k]
                 let latitude = fix.latitudeDegrees * (Double.pi / 180), longitude = fix.longitudeDegrees * (Double.pi / 180)
                 let cosLatitude = cos(latitude)
                 if k > 0 {
-                    distance += GreatCircle.distanceMeters(
+                    let step = GreatCircle.distanceMeters(
                         latitude1Radians: previousLatitude, latitude2Radians: latitude, cosLatitude1: previousCos,
                         cosLatitude2: cosLatitude, deltaLongitudeRadians: longitude - previousLongitude)
+                    distance += step
+                    let seconds = fix.timeSeconds - previousTime
+                    if seconds > 0, seconds <= options.movingGapLimitSeconds, step >= options.movingSpeedMetersPerSecond * seconds {
+                        movingSeconds += seconds
+                        movingDistance += step
+                    }
                 }
+                if fix.hasTime { previousTime = fix.timeSeconds }
                 previousLatitude = latitude
                 previousCos = cosLatitude
                 previousLongitude = longitude
@@ -50,11 +59,16 @@ public enum TrackStatistics {
             }
         }
         let timed = !firstTime.isNaN
-        return TrackStats(
+        var stats = TrackStats(
             distanceMeters: distance,
             durationSeconds: timed ? lastTime - firstTime : nil,
             elevationGainMeters: sawElevation ? gain : nil,
             startTimeSeconds: timed ? firstTime : nil,
             endTimeSeconds: timed ? lastTime : nil)
+        if timed {
+            stats.movingSeconds = movingSeconds
+            stats.movingDistanceMeters = movingDistance
+        }
+        return stats
     }
 }

@@ -12,6 +12,12 @@ public struct TrackStats: Sendable, Equatable, Codable {
     public var startTimeSeconds: Double?
     /// Time of the last timed fix, seconds since the Unix epoch; nil without times.
     public var endTimeSeconds: Double?
+    /// Time spent moving (see `CleaningOptions.movingSpeedMetersPerSecond`), seconds; nil without
+    /// times.
+    public var movingSeconds: Double? = nil
+    /// Distance covered while moving, metres (what a moving pace or speed divides); nil without
+    /// times.
+    public var movingDistanceMeters: Double? = nil
 
     /// Creates a stats value.
     public init(

@@ -65,7 +65,10 @@ enum CommandLineParser {
         var request = RenderRequest()
         var input: String?
         var output: String?
+        var style = StyleChoice()
+        var padding: Double?
         while let argument = scanner.next() {
+            if try style.parse(argument, &scanner) { continue }
             switch argument {
             case "-h", "--help": return .help(topic: "render")
             case "-o", "--output": output = try scanner.value()
@@ -78,7 +81,7 @@ enum CommandLineParser {
                 request.options.widthPoints = width
                 request.options.heightPoints = height
             case "--scale": request.options.scale = try scanner.number("a number such as 1 or 2")
-            case "--padding": request.options.paddingFraction = try scanner.number("a fraction such as 0.1")
+            case "--padding": padding = try scanner.number("a fraction such as 0.1")
             case "--info": request.printsInfo = true
             default:
                 try scanner.refuseOption(argument)
@@ -88,6 +91,14 @@ enum CommandLineParser {
         }
         guard let input else { throw UsageError(message: "render needs an input track file") }
         guard let output else { throw UsageError(message: "render needs -o OUTPUT.png") }
+        if !style.isEmpty {
+            // The style file's look, padding and span; size and scale come from --size/--scale.
+            let settings = try style.resolve()
+            request.options.style = settings.options.style
+            request.options.paddingFraction = settings.options.paddingFraction
+            request.options.minimumGroundSpanMeters = settings.options.minimumGroundSpanMeters
+        }
+        if let padding { request.options.paddingFraction = padding }
         if let problem = request.options.validationProblem() { throw UsageError(message: problem) }
         request.input = input
         request.output = output
@@ -115,7 +126,9 @@ enum CommandLineParser {
         var shardsForAuto: Int?
         var wantsAuto = false
         request.configuration = baseConfiguration(environment)
+        var style = StyleChoice()
         while let argument = scanner.next() {
+            if try style.parse(argument, &scanner) { continue }
             switch argument {
             case "-h", "--help": return .help(topic: "run")
             case "--quiet", "-q": request.quiet = true
@@ -154,6 +167,7 @@ enum CommandLineParser {
         } else if shardsForAuto != nil {
             throw UsageError(message: "--shards N goes with --shard auto; use --shard i/N for a fixed shard")
         }
+        try style.apply(to: &request.configuration)
         if let problem = request.configuration.settings.validationProblem() { throw UsageError(message: problem) }
         return .run(request)
     }
@@ -175,18 +189,23 @@ enum CommandLineParser {
 
     private static func parseListing(_ scanner: inout ArgumentScanner) throws -> Command {
         var configuration = RunConfiguration()
+        var style = StyleChoice()
         while let argument = scanner.next() {
             if argument == "-h" || argument == "--help" { return .help(topic: "listing") }
+            if try style.parse(argument, &scanner) { continue }
             if try parseShared(argument, &scanner, into: &configuration) { continue }
             try scanner.refuseOption(argument)
             throw UsageError(message: "listing takes no positional arguments, found '\(argument)'")
         }
+        try style.apply(to: &configuration)
         return .listing(configuration)
     }
 
     private static func parseWorker(_ scanner: inout ArgumentScanner, environment: [String: String]) throws -> RunConfiguration {
         var configuration = baseConfiguration(environment)
+        var style = StyleChoice()
         while let argument = scanner.next() {
+            if try style.parse(argument, &scanner) { continue }
             if try parseShared(argument, &scanner, into: &configuration) { continue }
             switch argument {
             case "--shard":
@@ -196,6 +215,7 @@ enum CommandLineParser {
             default: throw UsageError(message: "unknown worker option '\(argument)'")
             }
         }
+        try style.apply(to: &configuration)
         return configuration
     }
 

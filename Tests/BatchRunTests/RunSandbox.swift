@@ -16,9 +16,17 @@ struct RunSandbox {
             .appendingPathComponent(".build/debug/tracksnap").path
     }()
 
-    init() throws {
+    /// With `detailImages: false` (most batch tests), `run` and `listing` get a style without the
+    /// 1280×960 detail snapshots: they are about the queue, and the large images would triple
+    /// their time.
+    let detailImages: Bool
+    var thumbnailsOnlyStyle: String { root + "/thumbnails-only.json" }
+
+    init(detailImages: Bool = false) throws {
         root = NSTemporaryDirectory() + "tracksnap-run-\(UUID().uuidString)"
+        self.detailImages = detailImages
         try FileStore.createDirectories([root + "/archive"])
+        try FileStore.writeAtomically(Array(#"{"version": 1, "detail": false}"#.utf8), to: root + "/thumbnails-only.json")
     }
 
     /// Writes `count` small generated tracks into the archive (distinct bytes per seed), aged an
@@ -76,7 +84,8 @@ struct RunSandbox {
     func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+        let styled = !detailImages && ["run", "listing"].contains(arguments.first ?? "") && !arguments.contains("--style")
+        process.arguments = styled ? arguments + ["--style", thumbnailsOnlyStyle] : arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = Pipe()
         process.standardError = Pipe()

@@ -11,18 +11,20 @@ export tracksnap root
 exec unshare --user --map-root-user --mount bash -euo pipefail -c '
 fail() { echo "disk-full: FAILED: $*"; exit 1; }
 mkdir -p "$root/Output" "$root/archive"
+# Thumbnails only: the 512 KB disk is sized for them, not for 1280x960 detail snapshots.
+printf "{\"version\": 1, \"detail\": false}" > "$root/thumbnails-only.json"
 mount -t tmpfs -o size=512k tmpfs "$root/Output"
 cp "$root/seed/first.gpx" "$root/archive/run.gpx"
 touch -d "1 hour ago" "$root/archive/run.gpx"
 "$tracksnap" enqueue "$root/archive" --jobs "$root/Jobs" -q
-"$tracksnap" run --jobs "$root/Jobs" --output "$root/Output" --settle 0 -q || fail "first run"
+"$tracksnap" run --jobs "$root/Jobs" --output "$root/Output" --settle 0 --style "$root/thumbnails-only.json" -q || fail "first run"
 (cd "$root/Output" && sha256sum thumbs/* index.json) > "$root/before.sha256"
 dd if=/dev/zero of="$root/Output/filler" bs=4k 2>/dev/null || true
 cp "$root/seed/second.gpx" "$root/archive/run.gpx.new" && mv "$root/archive/run.gpx.new" "$root/archive/run.gpx"
 touch -d "1 hour ago" "$root/archive/run.gpx"
 "$tracksnap" enqueue "$root/archive" --jobs "$root/Jobs" -q
 set +e
-"$tracksnap" run --jobs "$root/Jobs" --output "$root/Output" --settle 0 -q 2> "$root/stderr"
+"$tracksnap" run --jobs "$root/Jobs" --output "$root/Output" --settle 0 --style "$root/thumbnails-only.json" -q 2> "$root/stderr"
 status=$?
 set -e
 [ $status = 75 ] || fail "exit status $status, expected 75: $(cat "$root/stderr")"
@@ -34,7 +36,7 @@ leftovers=$(find "$root/Output" -name "*.tmp~*")
 [ -z "$leftovers" ] || fail "temporary files left: $leftovers"
 (cd "$root/Output" && sha256sum --quiet -c "$root/before.sha256") || fail "the previous thumbnail or listing changed"
 rm "$root/Output/filler"
-"$tracksnap" run --jobs "$root/Jobs" --output "$root/Output" --settle 0 -q || fail "rerun after freeing space"
+"$tracksnap" run --jobs "$root/Jobs" --output "$root/Output" --settle 0 --style "$root/thumbnails-only.json" -q || fail "rerun after freeing space"
 [ -z "$(ls "$root/Jobs/new")" ] || fail "rerun left jobs in new/"
 echo "disk-full: ok"
 '

@@ -14,11 +14,18 @@ import TrackSynthesis
     private static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden")
 
-    private static let cases: [(name: String, bytes: @Sendable () throws -> [UInt8], width: Int, height: Int, scale: Double)] = [
-        ("two-segments-gap", { try fixtureBytes("two-segments-gap.gpx") }, 256, 192, 1),
-        ("cdata-and-entities-in-name", { try fixtureBytes("cdata-and-entities-in-name.gpx") }, 128, 128, 2),
-        ("synthetic-run-3000", { Array(SampleCatalog.benchmarkRun(fixCount: 3_000).utf8) }, 256, 256, 2),
+    private static let cases: [(name: String, bytes: @Sendable () throws -> [UInt8], width: Int, height: Int, scale: Double, style: SnapshotStyle)] = [
+        ("two-segments-gap", { try fixtureBytes("two-segments-gap.gpx") }, 256, 192, 1, SnapshotStyle()),
+        ("cdata-and-entities-in-name", { try fixtureBytes("cdata-and-entities-in-name.gpx") }, 128, 128, 2, SnapshotStyle()),
+        ("synthetic-run-3000", { Array(SampleCatalog.benchmarkRun(fixCount: 3_000).utf8) }, 256, 256, 2, SnapshotStyle()),
+        ("synthetic-run-3000-dark-speed-bands", { Array(SampleCatalog.benchmarkRun(fixCount: 3_000).utf8) }, 256, 256, 2, Self.darkSpeedBands),
     ]
+
+    private static var darkSpeedBands: SnapshotStyle {
+        var style = SnapshotStyle(theme: .dark)
+        style.coloring = .speed
+        return style
+    }
 
     @Test(arguments: cases.indices)
     func matchesTheGoldenImage(index: Int) throws {
@@ -27,6 +34,7 @@ import TrackSynthesis
         options.widthPoints = testCase.width
         options.heightPoints = testCase.height
         options.scale = testCase.scale
+        options.style = testCase.style
         let png = try SnapshotRenderer.render(trackBytes: try testCase.bytes(), options: options).png
         let url = Self.goldenDirectory.appendingPathComponent(testCase.name + ".png")
         if ProcessInfo.processInfo.environment["TRACKSNAP_WRITE_GOLDEN"] == "1" {

@@ -1,0 +1,58 @@
+import Foundation
+import Raster
+import SnapshotRendering
+
+/// A style file could not be used. `description` names the file, the key path and what was
+/// expected versus found.
+public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file (or "style" for text given inline).
+    public var file: String
+    /// Where in the document, e.g. "route.color"; empty for the whole document.
+    public var keyPath: String
+    /// What is wrong.
+    public var message: String
+
+    /// One line: `file: key.path: message`.
+    public var description: String { keyPath.isEmpty ? "\(file): \(message)" : "\(file): \(keyPath): \(message)" }
+}
+
+/// The style file (JSON, `"version": 1`; documented in README "Style file"). Every key is optional
+/// and overrides the theme's default, which lives in `SnapshotStyle`/`ThumbnailSettings` (the one
+/// place defaults are kept). Unknown keys are errors, so a typo is never silently ignored.
+///
+///     { "version": 1, "theme": "dark",
+///       "thumbnail": {"width": 320, "height": 240, "scales": [1, 2]},
+///       "detail": {"width": 1280, "height": 960, "scales": [1, 2]},
+///       "padding": 0.1, "min_span_m": 200,
+///       "route": {"color": "#0A6CFFD9", "width": "road", "color_by": "speed", "band_colors": ["#2C7BB6", …]},
+///       "casing": {"color": "#08306BB2", "extra_width_points": 2},
+///       "grid": {"paper": "#F2EFE9", "minor": "#8C7F6A1F", "major": "#8C7F6A47", "line_width_points": 1, "min_spacing_points": 24},
+///       "markers": {"start": "#2DBE4E", "end": "#E5322D", "ring": "#FFFFFF", "radius_points": 5, "radius_per_stroke_width": 0.8},
+///       "scale_bar": {"color": "#333333", "halo": "#F2EFE9CC"} }
+///
+/// `casing`, `grid`, `markers`, `scale_bar` and `detail` may be `false` to leave them out.
+public enum StyleFile {
+    /// The schema version this build reads.
+    public static let version = 1
+
+    /// Reads a style document over `base` settings. `theme`, when given (the `--theme` option),
+    /// wins over the file's own `theme`.
+    public static func settings(
+        from bytes: [UInt8], file: String, theme override: Theme? = nil, base: ThumbnailSettings = ThumbnailSettings()
+    ) throws(StyleError) -> ThumbnailSettings {
+        let root: [String: Any]
+        do {
+            guard let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                throw StyleError(file: file, keyPath: "", message: "expected a JSON object at the top level")
+            }
+            root = object
+        } catch let error as StyleError {
+            throw error
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw StyleError(file: file, keyPath: "", message: "not valid JSON: \(detail)")
+        }
+        var reader = Reader(file: file)
+        return try reader.apply(root, theme: override, base: base)
+    }
+}

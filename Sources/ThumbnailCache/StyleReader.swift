@@ -1,0 +1,180 @@
+import Foundation
+import Raster
+import SnapshotRendering
+
+/// Walks a parsed style document, applying each key and naming the key path in every error.
+struct Reader {
+    let file: String
+
+    func fail(_ path: String, _ message: String) -> StyleError { StyleError(file: file, keyPath: path, message: message) }
+
+    mutating func apply(_ root: [String: Any], theme override: Theme?, base: ThumbnailSettings) throws(StyleError) -> ThumbnailSettings {
+        try known(root, "", ["version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar"])
+        guard let version = root["version"] else { throw fail("version", "missing (this build reads version \(StyleFile.version))") }
+        guard let found = version as? NSNumber, !isBoolean(version), found.doubleValue == Double(StyleFile.version) else {
+            throw fail("version", "expected \(StyleFile.version), found \(describe(version))")
+        }
+        var theme = Theme.light
+        if let value = root["theme"] {
+            guard let text = value as? String, let parsed = Theme(rawValue: text) else {
+                throw fail("theme", "expected one of \(Theme.allCases.map(\.rawValue)), found \(describe(value))")
+            }
+            theme = parsed
+        }
+        var settings = base
+        settings.options.style = SnapshotStyle(theme: override ?? theme)
+        var style = settings.options.style
+
+        if let value = root["thumbnail"] {
+            let specs = try images(value, "thumbnail", role: .thumbnail)
+            settings.images = specs + settings.images.filter { $0.role != .thumbnail }
+        }
+        if let value = root["detail"] {
+            let specs = flag(value) == false ? [] : try images(value, "detail", role: .detail)
+            settings.images = settings.images.filter { $0.role != .detail } + specs
+        }
+        if let value = root["padding"] { settings.options.paddingFraction = try number(value, "padding") }
+        if let value = root["min_span_m"] { settings.options.minimumGroundSpanMeters = try number(value, "min_span_m") }
+
+        if let value = root["route"] {
+            let route = try object(value, "route", ["color", "width", "color_by", "band_colors"])
+            if let v = route["color"] { style.routeColor = try color(v, "route.color") }
+            if let v = route["width"] {
+                if (v as? String) == "road" {
+                    style.strokeWidthPoints = nil
+                } else {
+                    guard !(v is String) else { throw fail("route.width", "expected \"road\" or a number of points, found \(describe(v))") }
+                    style.strokeWidthPoints = try number(v, "route.width")
+                }
+            }
+            if let v = route["color_by"] {
+                guard let text = v as? String, let coloring = RouteColoring(rawValue: text) else {
+                    throw fail("route.color_by", "expected one of \(RouteColoring.allCases.map(\.rawValue)), found \(describe(v))")
+                }
+                style.coloring = coloring
+            }
+            if let v = route["band_colors"] {
+                guard let list = v as? [Any], RouteColoring.bandCountRange.contains(list.count) else {
+                    throw fail("route.band_colors", "expected a list of 8 to 10 colours, found \(describe(v))")
+                }
+                var colors: [RGBAColor] = []
+                for (index, item) in list.enumerated() { colors.append(try color(item, "route.band_colors[\(index)]")) }
+                style.bandColors = colors
+            }
+        }
+        if let value = root["casing"] {
+            if flag(value) == false {
+                style.drawsCasing = false
+            } else {
+                let casing = try object(value, "casing", ["color", "extra_width_points"])
+                style.drawsCasing = true
+                if let v = casing["color"] { style.casingColor = try color(v, "casing.color") }
+                if let v = casing["extra_width_points"] { style.casingExtraWidthPoints = try number(v, "casing.extra_width_points", range: 0...32) }
+            }
+        }
+        if let value = root["grid"] {
+            if flag(value) == false {
+                style.grid.drawsLines = false
+            } else {
+                let grid = try object(value, "grid", ["paper", "minor", "major", "line_width_points", "min_spacing_points"])
+                if let v = grid["paper"] { style.grid.paper = try color(v, "grid.paper") }
+                if let v = grid["minor"] { style.grid.minorLine = try color(v, "grid.minor") }
+                if let v = grid["major"] { style.grid.majorLine = try color(v, "grid.major") }
+                if let v = grid["line_width_points"] { style.grid.lineWidthPoints = try number(v, "grid.line_width_points", range: 0.25...8) }
+                if let v = grid["min_spacing_points"] { style.grid.minimumMinorSpacingPoints = try number(v, "grid.min_spacing_points", range: 4...1000) }
+            }
+        }
+        if let value = root["markers"] {
+            if flag(value) == false {
+                style.drawsMarkers = false
+            } else {
+                let markers = try object(value, "markers", ["start", "end", "ring", "radius_points", "radius_per_stroke_width"])
+                style.drawsMarkers = true
+                if let v = markers["start"] { style.startMarkerColor = try color(v, "markers.start") }
+                if let v = markers["end"] { style.endMarkerColor = try color(v, "markers.end") }
+                if let v = markers["ring"] { style.markerRingColor = try color(v, "markers.ring") }
+                if let v = markers["radius_points"] { style.markerRadiusPoints = try number(v, "markers.radius_points", range: 1...64) }
+                if let v = markers["radius_per_stroke_width"] {
+                    style.markerRadiusPerStrokeWidth = try number(v, "markers.radius_per_stroke_width", range: 0...8)
+                }
+            }
+        }
+        if let value = root["scale_bar"] {
+            if flag(value) == false {
+                style.drawsScaleBar = false
+            } else {
+                let bar = try object(value, "scale_bar", ["color", "halo"])
+                style.drawsScaleBar = true
+                if let v = bar["color"] { style.scaleBarColor = try color(v, "scale_bar.color") }
+                if let v = bar["halo"] { style.scaleBarHaloColor = try color(v, "scale_bar.halo") }
+            }
+        }
+        settings.options.style = style
+        if let problem = settings.validationProblem() { throw fail("", problem) }
+        return settings
+    }
+
+    private func images(_ value: Any, _ path: String, role: ImageRole) throws(StyleError) -> [ImageSpec] {
+        let spec = try object(value, path, ["width", "height", "scales"])
+        guard let width = spec["width"], let height = spec["height"] else { throw fail(path, "needs \"width\" and \"height\" in points") }
+        let widthPoints = Int(try number(width, path + ".width", range: 16...8192))
+        let heightPoints = Int(try number(height, path + ".height", range: 16...8192))
+        var scales = [1.0, 2.0]
+        if let list = spec["scales"] {
+            guard let items = list as? [Any], !items.isEmpty, items.count <= 4 else { throw fail(path + ".scales", "expected a list of 1 to 4 scales, found \(describe(list))") }
+            scales = []
+            for (index, item) in items.enumerated() { scales.append(try number(item, "\(path).scales[\(index)]", range: 0.5...4)) }
+            guard Set(scales).count == scales.count else { throw fail(path + ".scales", "lists a scale twice") }
+        }
+        return scales.map { ImageSpec(widthPoints: widthPoints, heightPoints: heightPoints, scale: $0, role: role) }
+    }
+
+    private func known(_ object: [String: Any], _ path: String, _ keys: Set<String>) throws(StyleError) {
+        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+            let at = path.isEmpty ? unknown : path + "." + unknown
+            throw fail(at, "unknown key (expected one of \(keys.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private func object(_ value: Any, _ path: String, _ keys: Set<String>) throws(StyleError) -> [String: Any] {
+        guard let object = value as? [String: Any] else { throw fail(path, "expected an object, found \(describe(value))") }
+        try known(object, path, keys)
+        return object
+    }
+
+    private func number(_ value: Any, _ path: String, range: ClosedRange<Double>? = nil) throws(StyleError) -> Double {
+        guard let number = value as? NSNumber, !isBoolean(value), number.doubleValue.isFinite else {
+            throw fail(path, "expected a number, found \(describe(value))")
+        }
+        if let range, !range.contains(number.doubleValue) {
+            throw fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), found \(number.doubleValue)")
+        }
+        return number.doubleValue
+    }
+
+    /// JSONSerialization gives `true` as an NSNumber too, and on Linux `1 is Bool` holds, so a
+    /// boolean is told apart by its number type ("c", a char).
+    private func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    private func flag(_ value: Any) -> Bool? { isBoolean(value) ? (value as? NSNumber)?.boolValue : nil }
+
+    private func color(_ value: Any, _ path: String) throws(StyleError) -> RGBAColor {
+        guard let text = value as? String, let color = RGBAColor(hex: text) else {
+            throw fail(path, "expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", found \(describe(value))")
+        }
+        return color
+    }
+
+    private func describe(_ value: Any) -> String {
+        switch value {
+        case let text as String: return "\"\(text)\""
+        case let number as NSNumber: return isBoolean(number) ? (number.boolValue ? "true" : "false") : number.stringValue
+        case is [Any]: return "a list"
+        case is [String: Any]: return "an object"
+        default: return "null"
+        }
+    }
+}

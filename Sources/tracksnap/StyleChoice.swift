@@ -1,0 +1,81 @@
+import BatchRun
+import FileStore
+import SnapshotRendering
+import ThumbnailCache
+
+/// `--style FILE`, `--theme light|dark` and `--color-by none|speed|elevation`, shared by `render`,
+/// `run`, `listing` and the worker (which gets the file's text as `--style-text`).
+struct StyleChoice {
+    /// The style file's name, for error messages.
+    var file = "style"
+    /// The style file's bytes.
+    var text: [UInt8]?
+    /// `--theme`: wins over the file's theme.
+    var theme: Theme?
+    /// `--color-by`: wins over the file's `route.color_by`.
+    var coloring: RouteColoring?
+
+    /// Whether no style option was given.
+    var isEmpty: Bool { text == nil && theme == nil && coloring == nil }
+
+    /// Consumes a style option; false when `argument` is not one.
+    mutating func parse(_ argument: String, _ scanner: inout ArgumentScanner) throws -> Bool {
+        switch argument {
+        case "--style":
+            let path = try scanner.value()
+            do {
+                text = try FileStore.readFile(path, maximumBytes: 1 << 20)
+            } catch {
+                throw UsageError(message: "--style: cannot read '\(path)': \(error)")
+            }
+            file = path
+        case "--style-text":
+            text = Array(try scanner.value().utf8)
+        case "--theme":
+            let value = try scanner.value()
+            guard let parsed = Theme(rawValue: value) else {
+                throw UsageError(message: "--theme expects \(Theme.allCases.map(\.rawValue).joined(separator: " or ")), found '\(value)'")
+            }
+            theme = parsed
+        case "--color-by":
+            let value = try scanner.value()
+            guard let parsed = RouteColoring(rawValue: value) else {
+                throw UsageError(message: "--color-by expects \(RouteColoring.allCases.map(\.rawValue).joined(separator: ", ")), found '\(value)'")
+            }
+            coloring = parsed
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The settings these options choose over the defaults.
+    func resolve(base: ThumbnailSettings = ThumbnailSettings()) throws -> ThumbnailSettings {
+        var settings = base
+        if let text {
+            do {
+                settings = try StyleFile.settings(from: text, file: file, theme: theme, base: base)
+            } catch {
+                throw UsageError(message: error.description)
+            }
+        } else if let theme {
+            settings.options.style = SnapshotStyle(theme: theme)
+        }
+        if let coloring { settings.options.style.coloring = coloring }
+        if let problem = settings.validationProblem() { throw UsageError(message: problem) }
+        return settings
+    }
+
+    /// Resolves into a run configuration and records the options its workers need.
+    func apply(to configuration: inout RunConfiguration) throws {
+        guard !isEmpty else { return }
+        let renderer = configuration.settings.rendererVersion
+        configuration.settings = try resolve(base: configuration.settings)
+        configuration.settings.rendererVersion = renderer
+        var arguments: [String] = []
+        if let text { arguments += ["--style-text", String(decoding: text, as: UTF8.self)] }
+        if let theme { arguments += ["--theme", theme.rawValue] }
+        if let coloring { arguments += ["--color-by", coloring.rawValue] }
+        configuration.styleArguments = arguments
+    }
+}
