@@ -8,7 +8,7 @@ WORKERS ?=
 RELEASE_BIN := .build/release
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
-.PHONY: thumbnails test bench golden samples deps build release lint clean serve fuzz
+.PHONY: thumbnails test bench golden samples deps build release lint clean serve fuzz check-site
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
@@ -26,10 +26,18 @@ thumbnails: release
 	$(TRACKSNAP) enqueue $(ARCHIVE) --jobs $(JOBS)
 	$(TRACKSNAP) run --jobs $(JOBS) --output $(OUTPUT) $(if $(WORKERS),--workers $(WORKERS))
 
-## Unit, reader, raster, PNG and end-to-end tests.
+## Unit, reader, raster, PNG and end-to-end tests, then the site in headless Chromium
+## (scripts/site-check.sh; screenshots in $(OUTPUT)/.checks/).
 test: deps
+	@bash scripts/ensure-deps.sh chromium
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SCREENSHOTS=$(OUTPUT)/.checks bash scripts/site-check.sh .build/debug/tracksnap
+
+## Check the site already in $(OUTPUT)/ in headless Chromium (images, console, links; screenshots).
+check-site:
+	@bash scripts/ensure-deps.sh chromium
+	/usr/bin/python3 scripts/browser_check.py $(OUTPUT) $(OUTPUT)/.checks
 
 ## Per-stage medians and tracks/s for fixed generated tracks (release build), plus Mapnik on the same tracks.
 bench: deps

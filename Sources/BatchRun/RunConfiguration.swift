@@ -1,3 +1,4 @@
+import HistoryListing
 import JobQueue
 import ThumbnailCache
 
@@ -31,6 +32,8 @@ public struct RunConfiguration: Sendable {
     /// workers. The style file's text is passed, not its path, so every worker renders with the
     /// bytes the run started with even if the file is edited meanwhile. Default: none.
     public var styleArguments: [String] = []
+    /// Cards per index page of the listing. Default: 60.
+    public var listingPageSize = 60
     /// The version written into failure records.
     public var version = ""
 
@@ -47,6 +50,13 @@ public struct RunConfiguration: Sendable {
         queue.settleSeconds = settleSeconds
         queue.version = version
         return queue
+    }
+
+    /// The listing builder this configuration names.
+    public func makeListing() -> ListingBuilder {
+        var builder = ListingBuilder(queue: makeQueue(), store: makeStore())
+        builder.pageSize = listingPageSize
+        return builder
     }
 
     /// The store this configuration names.

@@ -96,7 +96,7 @@ public final class Supervisor {
 
         let interrupted = aborting || (stopping && !environmentalStop)
         do {
-            let listing = ListingBuilder(queue: queue, store: store)
+            let listing = configuration.makeListing()
             // Pruning only when this run sees the whole queue: other shards may be publishing.
             let prunes = configuration.shard.count == 1 && !interrupted && !environmentalStop
             _ = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil)

@@ -17,33 +17,34 @@ public enum TabSeparated {
     /// Escapes one field.
     public static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x5C }) else { return text }
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
+        // By scalar: "\r\n" is one Character, and its newline must be escaped too.
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped.append(contentsOf: "\\\\".unicodeScalars)
+            case "\t": escaped.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "\\n".unicodeScalars)
+            default: escaped.append(scalar)
             }
         }
-        return escaped
+        return String(escaped)
     }
 
     /// Reverses `escape`.
     public static func unescape(_ text: String) -> String {
         guard text.utf8.contains(0x5C) else { return text }
-        var result = ""
+        var result = String.UnicodeScalarView()
         var escaping = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if escaping {
-                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                result.append(scalar == "t" ? "\t" : scalar == "n" ? "\n" : scalar)
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                result.append(character)
+                result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 }

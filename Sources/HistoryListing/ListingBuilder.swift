@@ -16,14 +16,21 @@ public struct ListingReport: Sendable, Equatable {
     public var rewrote = false
     /// Images and records removed because nothing references them any more.
     public var pruned = 0
+    /// Pages (and index.json, site.css) written.
+    public var pagesWritten = 0
+    /// Detail and index pages removed because their track or page number is gone.
+    public var pagesRemoved = 0
 
     /// An empty report.
     public init() {}
 }
 
-/// Rebuilds `Output/index.json` and `Output/index.html` from the jobs in done/ and the published
-/// records, and prunes what no track references. Safe to run while workers publish: it lists only
-/// keys whose record exists (so only images already published) and writes each page atomically.
+/// Rebuilds the site (`index.html`, `page-N.html`, `tracks/<id>.html`, `site.css`, `index.json`)
+/// from the jobs in done/ and the published records, and prunes what no track references. Safe to
+/// run while workers publish: it lists only keys whose record exists (so only images already
+/// published) and writes each page atomically. Per-track pieces are cached (`ListingCache`) and a
+/// detail page is rewritten only when its inputs changed, so a refresh costs little more than
+/// concatenating the index pages.
 public struct ListingBuilder: Sendable {
     /// The queue whose done/ folder is the history.
     public let queue: JobQueue
@@ -36,8 +43,13 @@ public struct ListingBuilder: Sendable {
         self.store = store
     }
 
+    /// Cards per index page. Default: 60.
+    public var pageSize = 60
+
     private var catalogPath: String { store.stateDirectory + "/catalog" }
     private var stampPath: String { store.stateDirectory + "/listing" }
+    private var cachePath: String { store.stateDirectory + "/listing-cache" }
+    private var manifestPath: String { store.stateDirectory + "/pages" }
 
     /// Refreshes the listing. `knownContent` holds the content hashes this run already computed
     /// (job name → digest); others come from the catalog or are hashed. With `prunesBefore`, images
@@ -82,11 +94,12 @@ public struct ListingBuilder: Sendable {
         // Unchanged inputs (same jobs, same bytes, same settings, pages present): nothing to write.
         var stamp = SHA256()
         stamp.update(store.fingerprint.bytes)
+        stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\n")
         for (key, jobs) in jobsByKey.sorted(by: { $0.key < $1.key }) {
             stamp.update(key + "\t" + jobs.sorted().joined(separator: "\t") + "\n")
         }
         let stampHex = stamp.finalize().hex
-        let pagesExist = FileStore.exists(store.root + "/index.json") && FileStore.exists(store.root + "/index.html")
+        let pagesExist = ["index.json", "index.html", SiteWriter.styleSheetName].allSatisfy { FileStore.exists(store.root + "/" + $0) }
         let previousStamp = (try? FileStore.readFile(stampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
         if pagesExist && previousStamp == stampHex {
             report.tracks = jobsByKey.count
@@ -95,34 +108,81 @@ public struct ListingBuilder: Sendable {
         }
 
         let sources = ArchiveIndex.load(queue.layout.archiveIndex).pathsByJobName
-        var tracks: [ListingTrack] = []
+        let previous = ListingCache.load(cachePath)
+        var cache = ListingCache()
+        var built: [String: ListingTrack] = [:]
         var allPublished = true
         for (keyHex, jobs) in jobsByKey {
+            let sortedJobs = jobs.sorted()
+            let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]
+            if let entry = previous.entries[keyHex], entry.source == source, entry.jobs == sortedJobs {
+                cache.entries[keyHex] = entry
+                continue
+            }
             guard let key = CacheKey(hex: keyHex), let record = store.record(key) else {
                 report.unpublished += jobs.count
                 allPublished = false
                 continue
             }
-            let sortedJobs = jobs.sorted()
-            let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]
             let fileTime = Double(fileTimes[sortedJobs[0]] ?? 0) / 1e9
-            tracks.append(ListingTrack(record: record, source: source, jobs: sortedJobs, fileTime: fileTime))
+            let track = ListingTrack(record: record, source: source, jobs: sortedJobs, fileTime: fileTime)
+            let fragments = TrackFragments(track)
+            let offset = track.startTime == nil ? 0 : track.utcOffsetS
+            cache.entries[keyHex] = ListingCache.Entry(
+                source: source, jobs: sortedJobs, sortTime: track.sortTime,
+                month: ListingFormat.LocalTime(track.sortTime, offsetSeconds: offset).monthKey,
+                digest: ListingCache.digest(fragments.json), json: fragments.json[...], card: fragments.card[...])
+            built[keyHex] = track
         }
-        tracks.sort { ($0.sortTime, $0.id) > ($1.sortTime, $1.id) }
-        report.tracks = tracks.count
+        let order = cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
+        report.tracks = order.count
 
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(ListingDocument(tracks: tracks))) ?? Data()
-        try FileStore.writeAtomically(Array(json) + [0x0A], to: store.root + "/index.json")
-        try FileStore.writeAtomically(Array(ListingPage.html(tracks).utf8), to: store.root + "/index.html")
+        let site = SiteWriter(root: store.root, manifestPath: manifestPath)
+        let index = IndexPages(items: order.map { IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card) }, pageSize: pageSize)
+        // Detail pages first, then the index pages and index.json: a card never links to a page
+        // that is not there yet.
+        var manifest = site.loadManifest()
+        let manifestWasEmpty = manifest.isEmpty
+        var details: [(path: String, bytes: [UInt8])] = []
+        var liveDetails = Set<String>()
+        for (position, (keyHex, entry)) in order.enumerated() {
+            let backPage = IndexPages.fileName(page: index.page(ofItem: position))
+            let digest = ListingCache.digest(backPage.utf8, seed: entry.digest)
+            liveDetails.insert(keyHex)
+            guard manifest[keyHex] != digest else { continue }
+            let track: ListingTrack
+            if let fresh = built[keyHex] {
+                track = fresh
+            } else {
+                guard let key = CacheKey(hex: keyHex), let record = store.record(key) else { continue }
+                let fileTime = Double(fileTimes[entry.jobs[0]] ?? 0) / 1e9
+                track = ListingTrack(record: record, source: entry.source, jobs: entry.jobs, fileTime: fileTime)
+            }
+            details.append((track.page, DetailPage.html(track, backPage: backPage)))
+            manifest[keyHex] = digest
+        }
+        try site.prepare()
+        try site.write(details)
+        var json: [UInt8] = Array("{\"page_size\":\(pageSize),\"tracks\":[".utf8)
+        json.reserveCapacity(order.reduce(64) { $0 + $1.value.json.count + 2 })
+        for (position, (_, entry)) in order.enumerated() {
+            if position > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(0x0A)
+            json += entry.json
+        }
+        json += Array("\n],\"version\":2}\n".utf8)
+        try site.write([(SiteWriter.styleSheetName, Array(SiteStyleSheet.css.utf8))] + index.pages() + [("index.json", json)])
         report.rewrote = true
+        report.pagesWritten = details.count + index.pageCount + 2
+        report.pagesRemoved = try site.removeStale(liveDetails: liveDetails, pageCount: index.pageCount, manifest: &manifest, manifestWasEmpty: manifestWasEmpty)
+        try site.saveManifest(manifest)
+        try cache.save(cachePath)
         // A stamp is kept only for a complete listing, so a later run lists late publications.
         if allPublished { try FileStore.writeAtomically(Array(stampHex.utf8), to: stampPath) } else { try FileStore.remove(stampPath) }
         try catalog.save(catalogPath)
 
         if let prunesBefore {
-            report.pruned = try prune(referenced: Set(tracks.map(\.id)), olderThan: prunesBefore)
+            report.pruned = try prune(referenced: Set(order.map(\.key)), olderThan: prunesBefore)
         }
         return report
     }

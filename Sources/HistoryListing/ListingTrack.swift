@@ -1,9 +1,41 @@
 import ThumbnailCache
 
-/// One track in `index.json` (schema version 1; see README "index.json"). Field names are the
+/// One track in `index.json` (schema version 2; see README "index.json"). Field names are the
 /// JSON keys.
 public struct ListingTrack: Sendable, Equatable, Codable {
-    /// The cache key: stable for the same bytes and settings.
+    /// Distance, time and climb.
+    public struct Stats: Sendable, Equatable, Codable {
+        /// Distance over the cleaned fixes, metres.
+        public var distanceM: Double
+        /// First to last fix, seconds.
+        public var durationS: Double?
+        /// Time spent moving, seconds.
+        public var movingTimeS: Double?
+        /// Distance covered while moving, metres.
+        public var movingDistanceM: Double?
+        /// Climb, metres.
+        public var elevationGainM: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case distanceM = "distance_m"
+            case durationS = "duration_s"
+            case movingTimeS = "moving_time_s"
+            case movingDistanceM = "moving_distance_m"
+            case elevationGainM = "elevation_gain_m"
+        }
+    }
+
+    /// Fix counts through the pipeline.
+    public struct Fixes: Sendable, Equatable, Codable {
+        /// Read from the file.
+        public var read: Int
+        /// Left after cleaning.
+        public var kept: Int
+        /// Vertices drawn after simplification (first image).
+        public var drawn: Int
+    }
+
+    /// The cache key: stable for the same bytes and settings; also the detail page's name.
     public var id: String
     /// The track's name from the file, or the source file name without its extension.
     public var name: String
@@ -11,33 +43,36 @@ public struct ListingTrack: Sendable, Equatable, Codable {
     public var source: String
     /// Every job name with these bytes (the same track under several names renders once).
     public var jobs: [String]
-    /// The format read.
+    /// The format read ("gpx", "fit", …).
     public var format: String
-    /// First fix time, seconds since the Unix epoch; nil when the track has no times.
+    /// The activity or sport the file records, if any.
+    public var activity: String?
+    /// First fix time, seconds since the Unix epoch (UTC); nil when the track has no times.
     public var startTime: Double?
+    /// Last fix time, seconds since the Unix epoch (UTC).
+    public var endTime: Double?
+    /// The offset of local time at the start, seconds east of UTC, estimated from the start
+    /// longitude (the nautical time zone: files store UTC, not the zone).
+    public var utcOffsetS: Int
     /// The time the listing sorts by: `start_time`, or the file's modification time.
     public var sortTime: Double
-    /// Distance, metres.
-    public var distanceM: Double
-    /// Duration, seconds.
-    public var durationS: Double?
-    /// Climb, metres.
-    public var elevationGainM: Double?
-    /// Fixes read.
-    public var fixes: Int
-    /// Fixes kept after cleaning.
-    public var fixesKept: Int
-    /// The published images.
+    /// Distance, time and climb.
+    public var stats: Stats
+    /// Fix counts.
+    public var fixes: Fixes
+    /// `[west, south, east, north]` in degrees (GeoJSON order; west > east across the antimeridian).
+    public var bbox: [Double]
+    /// The detail page, relative to Output/.
+    public var page: String
+    /// Every published image: thumbnails, then detail snapshots.
     public var images: [TrackRecord.Image]
 
     enum CodingKeys: String, CodingKey {
-        case id, name, source, jobs, format, fixes, images
+        case id, name, source, jobs, format, activity, stats, fixes, bbox, page, images
         case startTime = "start_time"
+        case endTime = "end_time"
+        case utcOffsetS = "utc_offset_s"
         case sortTime = "sort_time"
-        case distanceM = "distance_m"
-        case durationS = "duration_s"
-        case elevationGainM = "elevation_gain_m"
-        case fixesKept = "fixes_kept"
     }
 
     init(record: TrackRecord, source: String, jobs: [String], fileTime: Double) {
@@ -47,21 +82,39 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         self.source = source
         self.jobs = jobs
         format = record.format
+        activity = record.activity
         startTime = record.startTime
+        endTime = record.endTime
+        // Nautical zone: 15° of longitude per hour, rounded to the nearest hour.
+        let longitude = record.startLonLat.first ?? 0
+        utcOffsetS = Int((longitude / 15).rounded()) * 3600
         sortTime = record.startTime ?? fileTime
-        distanceM = record.distanceM
-        durationS = record.durationS
-        elevationGainM = record.elevationGainM
-        fixes = record.fixes
-        fixesKept = record.fixesKept
+        stats = Stats(
+            distanceM: record.distanceM, durationS: record.durationS, movingTimeS: record.movingTimeS,
+            movingDistanceM: record.movingDistanceM, elevationGainM: record.elevationGainM)
+        fixes = Fixes(read: record.fixes, kept: record.fixesKept, drawn: record.fixesDrawn)
+        bbox = record.bbox
+        page = "tracks/" + record.id + ".html"
         images = record.images
+    }
+
+    /// The listing's images of one role, smallest scale first.
+    func images(_ role: ImageRole) -> [TrackRecord.Image] {
+        images.filter { $0.role == role.rawValue }.sorted { $0.scale < $1.scale }
     }
 }
 
 /// `index.json`.
 public struct ListingDocument: Sendable, Equatable, Codable {
-    /// The schema version. Default: 1.
-    public var version = 1
+    /// The schema version. Default: 2.
+    public var version = 2
+    /// Cards per index page (`index.html`, `page-2.html`, …).
+    public var pageSize: Int
     /// Every track, newest first.
     public var tracks: [ListingTrack]
+
+    enum CodingKeys: String, CodingKey {
+        case version, tracks
+        case pageSize = "page_size"
+    }
 }

@@ -228,6 +228,10 @@ enum CommandLineParser {
         case "--lease": configuration.leaseSeconds = try scanner.number("seconds", range: 10...86400)
         case "--job-timeout": configuration.jobTimeoutSeconds = try scanner.number("seconds", range: 1...86400)
         case "--stop-deadline": configuration.stopDeadlineSeconds = try scanner.number("seconds", range: 0...3600)
+        case "--page-size":
+            let size = try scanner.integer("a number of cards per page")
+            guard (1...10_000).contains(size) else { throw UsageError(message: "--page-size must be between 1 and 10000, found \(size)") }
+            configuration.listingPageSize = size
         case "--attempts":
             let attempts = try scanner.integer("a number of attempts")
             guard (1...100).contains(attempts) else { throw UsageError(message: "--attempts must be between 1 and 100, found \(attempts)") }

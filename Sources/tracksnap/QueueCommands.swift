@@ -49,7 +49,7 @@ enum QueueCommands {
     }
 
     static func listing(_ configuration: RunConfiguration) throws -> ExitStatus {
-        let builder = ListingBuilder(queue: configuration.makeQueue(), store: configuration.makeStore())
+        let builder = configuration.makeListing()
         let report = try builder.refresh(prunesBefore: FileStore.nowNanoseconds())
         FileHandle.standardError.write(
             Data("tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) job(s) not rendered yet, \(report.pruned) file(s) pruned)\n".utf8))
