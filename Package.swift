@@ -50,7 +50,7 @@ let package = Package(
             swiftSettings: strict),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
-            name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash"], swiftSettings: strict),
+            name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "HistoryListing"], swiftSettings: strict),
 
         .testTarget(
             name: "TrackFormatsTests", dependencies: ["TrackFormats", "Decompression", "TrackSynthesis"],

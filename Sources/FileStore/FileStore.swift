@@ -105,6 +105,22 @@ public enum FileStore {
         for directory in directories { try syncDirectory(directory) }
     }
 
+    /// Appends `bytes` to the existing file at `path` and fsyncs it. If the file does not end with
+    /// a newline (an earlier append cut short by a crash), one is written first, so a torn line
+    /// never runs into the new ones.
+    public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("open", path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError("stat", path) }
+        var last: UInt8 = 0x0A
+        if info.st_size > 0, pread(descriptor, &last, 1, off_t(info.st_size - 1)) != 1 { throw FileError("read", path) }
+        let prefix: [UInt8] = last == 0x0A ? [] : [0x0A]
+        if let code = writeAll(prefix + bytes, to: descriptor) { throw FileError("append", path, code: code) }
+        guard fsync(descriptor) == 0 else { throw FileError("fsync", path) }
+    }
+
     /// Writes all of `bytes`; returns the errno of a failed write, or nil.
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { buffer in

@@ -27,6 +27,7 @@ enum Benchmark {
         try FileStore.createDirectories(work + "/out")
         if section == "queue" { return try QueueBenchmark.run(work: work, runs: queueRuns) }
         if section == "readers" { return try ReaderBenchmark.run(work: work, runs: 5) }
+        if section == "listing" { return try ListingBenchmark.run(work: work) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
         let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
@@ -61,6 +62,7 @@ enum Benchmark {
         if section == "all" {
             try ReaderBenchmark.run(work: work, runs: 5)
             try QueueBenchmark.run(work: work, runs: queueRuns)
+            try ListingBenchmark.run(work: work)
         }
     }
 

@@ -7,7 +7,7 @@ import TrackSynthesis
 //   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
 //   tracksnap-dev corpus DIR             write the conformance corpus as DIR/<reader>/<file> (fuzz seeds)
 //   tracksnap-dev decode FILE            map and decode one track file; prints "<fixes> fixes" (bench's memory figure)
-//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue]
+//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue|listing]
 //                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -34,7 +34,7 @@ do {
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue|listing]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))

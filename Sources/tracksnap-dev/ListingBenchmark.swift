@@ -1,0 +1,90 @@
+import ContentHash
+import FileStore
+import Foundation
+import HistoryListing
+import JobQueue
+import ThumbnailCache
+
+/// `bench --section listing`: regenerating the site for 100,000 tracks (target ≤ 2 s). Builds a
+/// queue whose done/ folder holds 100,000 small distinct jobs and a store with a record for each
+/// (written directly: the listing reads records, not images), then times `ListingBuilder.refresh`:
+/// cold (no cache, no pages), unchanged, one new track (every index page and index.json change),
+/// and a forced full regeneration with warm caches.
+enum ListingBenchmark {
+    static func run(work: String, tracks count: Int = 100_000, runs: Int = 3) throws {
+        let root = work + "/listing-\(count)"
+        let queue = JobQueue(root: root + "/Jobs")
+        let store = ThumbnailStore(root: root + "/Output", settings: ThumbnailSettings())
+        try queue.prepare()
+        try store.prepare()
+        print("\nListing benchmark: \(count) tracks (release build, in-process ListingBuilder.refresh)")
+        let setup = try timed { try populate(queue: queue, store: store, range: 0..<count) }
+        print("  setup (done/ jobs and records): \(format(setup, 1)) s")
+        let builder = ListingBuilder(queue: queue, store: store)
+        var report = ListingReport()
+        if ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_WARM_ONLY"] != "1" {
+            // Cold: as after a fresh checkout of Output/ without the listing's state.
+            for state in ["listing", "listing-cache", "pages", "catalog"] { try? FileStore.remove(store.stateDirectory + "/" + state) }
+            try? FileManager.default.removeItem(atPath: store.root + "/tracks")
+            let cold = try timed { report = try builder.refresh() }
+            print("  cold (hash every job, read every record, write every page): \(format(cold, 2)) s, \(report.pagesWritten) files")
+        }
+        var unchanged: [Double] = [], added: [Double] = [], forced: [Double] = []
+        var next = count
+        while FileStore.exists(queue.layout.done + "/track-\(next).gpx") { next += 1 }
+        for _ in 0..<runs {
+            unchanged.append(try timed { report = try builder.refresh() })
+            try populate(queue: queue, store: store, range: next..<(next + 1))
+            next += 1
+            added.append(try timed { report = try builder.refresh() })
+            let addedPages = report.pagesWritten
+            try FileStore.remove(store.stateDirectory + "/listing")
+            forced.append(try timed { report = try builder.refresh() })
+            print("  run: unchanged \(format(unchanged.last!, 3)) s; one new track \(format(added.last!, 3)) s (\(addedPages) files); forced \(format(forced.last!, 3)) s")
+        }
+        print("  median: unchanged \(format(median(unchanged), 3)) s, one new track \(format(median(added), 3)) s, forced regeneration \(format(median(forced), 3)) s (target ≤ 2 s)")
+        let json = (try? FileStore.status(store.root + "/index.json"))??.sizeBytes ?? 0
+        print("  index.json \(json / 1_000_000) MB; \(report.tracks) tracks listed")
+    }
+
+    /// Jobs `track-N.gpx` in done/ (distinct bytes) and a record per key; existing ones are kept.
+    private static func populate(queue: JobQueue, store: ThumbnailStore, range: Range<Int>) throws {
+        let template = recordTemplate()
+        for index in range {
+            let job = queue.layout.done + "/track-\(index).gpx"
+            let content = Array("benchmark track \(index)\n".utf8)
+            let key = store.key(content: SHA256.hash(content))
+            if FileStore.exists(store.recordPath(key)) && FileStore.exists(job) { continue }
+            _ = FileManager.default.createFile(atPath: job, contents: Data(content))
+            let start = 1_500_000_000 + Double(index) * 3_719
+            let record = template.replacingOccurrences(of: "KEY", with: key.hex)
+                .replacingOccurrences(of: "START", with: "\(start)").replacingOccurrences(of: "END", with: "\(start + 3600)")
+                .replacingOccurrences(of: "NAME", with: "Morning run \(index)")
+            _ = FileManager.default.createFile(atPath: store.recordPath(key), contents: Data(record.utf8))
+        }
+    }
+
+    private static func recordTemplate() -> String {
+        let viewport = "[950000.5,6000000.25,960000.75,6007500.125]"
+        let images = ["", "@2x", "-1280x960", "-1280x960@2x"].enumerated().map { index, suffix in
+            let (width, height) = index < 2 ? (320 * (index + 1), 240 * (index + 1)) : (1280 * (index - 1), 960 * (index - 1))
+            return "{\"height\":\(height),\"path\":\"thumbs/KEY\(suffix).png\",\"role\":\"\(index < 2 ? "thumbnail" : "detail")\",\"scale\":\(index % 2 + 1),\"viewport_epsg3857\":\(viewport),\"width\":\(width)}"
+        }
+        return """
+            {"activity":"running","bbox":[8.5,47.3,8.6,47.4],"distance_m":10300.25,"duration_s":3600,"elevation_gain_m":120.5,\
+            "end_time":END,"fixes":3600,"fixes_drawn":400,"fixes_kept":3590,"format":"gpx","id":"KEY","images":[\(images.joined(separator: ","))],\
+            "moving_distance_m":10234.5,"moving_time_s":3400,"name":"NAME","segments":1,"start_lon_lat":[8.5,47.3],"start_time":START}
+            """
+    }
+
+    private static func timed(_ body: () throws -> Void) throws -> Double {
+        let start = ContinuousClock.now
+        try body()
+        return seconds(ContinuousClock.now - start)
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}

@@ -1,0 +1,135 @@
+import FileStore
+import Foundation
+import HistoryListing
+import Testing
+import TrackSynthesis
+
+/// The published site end to end: `tracksnap run` over tracks with hostile names and times in
+/// several months, then every page read as a browser would (attributes, links, escaping).
+@Suite struct ListingSiteTests {
+    /// Names that would run script, break out of an attribute, or point outside Output/ if any
+    /// page used them unescaped or in a link.
+    static let hostileNames = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "../../etc/passwd"]
+
+    private func gpx(name: String?, start: String, latitude: Double) -> String {
+        var text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk>"
+        if let name {
+            let escaped = name.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
+            text += "<name>\(escaped)</name>"
+        }
+        text += "<trkseg>"
+        for index in 0..<30 {
+            text += "<trkpt lat=\"\(latitude + Double(index) * 0.0004)\" lon=\"\(7.44 + Double(index) * 0.0005)\"><ele>\(500 + index)</ele><time>\(start):\(10 + index)Z</time></trkpt>"
+        }
+        return text + "</trkseg></trk></gpx>"
+    }
+
+    private func buildSite(pageSize: Int) throws -> RunSandbox {
+        let sandbox = try RunSandbox(detailImages: true)
+        let tracks: [(file: String, name: String?, start: String)] = [
+            ("script.gpx", Self.hostileNames[0], "2024-05-04T07:00"),
+            ("attribute.gpx", Self.hostileNames[1], "2024-05-02T07:00"),
+            ("path.gpx", Self.hostileNames[2], "2024-03-10T07:00"),
+            ("\"><img src=x onerror=alert(2)>.gpx", nil, "2023-12-31T23:00"),
+            ("newest.gpx", "Newest", "2025-01-15T06:30"),
+        ]
+        for (index, track) in tracks.enumerated() {
+            let path = sandbox.archive + "/" + track.file
+            try FileStore.writeAtomically(Array(gpx(name: track.name, start: track.start, latitude: 46.9 + Double(index) * 0.01).utf8), to: path)
+            sandbox.age(path, seconds: 3600)
+        }
+        try sandbox.enqueueArchive()
+        let result = try sandbox.runQueue(["--page-size", "\(pageSize)", "--workers", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return sandbox
+    }
+
+    /// Every attribute value named href, src or srcset in `html`.
+    private func references(_ html: String) -> [String] {
+        var found: [String] = []
+        for attribute in ["href", "src", "srcset"] {
+            var rest = Substring(html)
+            while let range = rest.range(of: " \(attribute)=\"") {
+                let after = rest[range.upperBound...]
+                guard let end = after.firstIndex(of: "\"") else { break }
+                let value = String(after[..<end])
+                found += attribute == "srcset" ? value.split(separator: ",").map { String($0.split(separator: " ")[0]) } : [value]
+                rest = after[end...]
+            }
+        }
+        return found
+    }
+
+    @Test func hostileNamesStayTextAndEveryLinkStaysInsideOutput() throws {
+        let sandbox = try buildSite(pageSize: 2)
+        let pages = try FileStore.listDirectory(sandbox.output).filter { $0.hasSuffix(".html") }.map { $0 }
+            + (try FileStore.listDirectory(sandbox.output + "/tracks")).map { "tracks/" + $0 }
+        #expect(pages.contains("index.html") && pages.contains("page-3.html") && pages.filter { $0.hasPrefix("tracks/") }.count == 5)
+        var sawEscapedNames = Set<String>()
+        for page in pages {
+            let html = String(decoding: try FileStore.readFile(sandbox.output + "/" + page), as: UTF8.self)
+            // Inert: no script element, no injected element or handler, in any page.
+            #expect(!html.lowercased().contains("<script"), "\(page)")
+            #expect(!html.contains("<img src=x") && !html.contains("alert(1)>") && !html.contains("alert(2)>"), "\(page)")
+            for name in Self.hostileNames where html.contains(name.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")) {
+                sawEscapedNames.insert(name)
+            }
+            let directory = page.contains("/") ? sandbox.output + "/tracks" : sandbox.output
+            for reference in references(html) where !reference.hasPrefix("data:") {
+                // Relative, no scheme or root, and resolving to a file inside Output/.
+                #expect(!reference.contains(":") && !reference.hasPrefix("/"), "\(page): \(reference)")
+                let file = String(reference.split(separator: "#", omittingEmptySubsequences: false)[0])
+                let resolved = URL(fileURLWithPath: directory + "/" + file).standardizedFileURL.path
+                #expect(resolved.hasPrefix(sandbox.output + "/"), "\(page): \(reference) leaves Output/")
+                #expect(FileManager.default.fileExists(atPath: resolved), "\(page): \(reference) does not exist")
+            }
+        }
+        #expect(sawEscapedNames == Set(Self.hostileNames))
+    }
+
+    @Test func indexPagesAreNewestFirstWithMonthsAndThePagerAndJSONMatchesTheCards() throws {
+        let sandbox = try buildSite(pageSize: 2)
+        let tracks = sandbox.listedTracks()
+        #expect(tracks.map { $0["name"] as? String } == ["Newest", Self.hostileNames[0], Self.hostileNames[1], Self.hostileNames[2], "\"><img src=x onerror=alert(2)>"])
+        let bytes = try FileStore.readFile(sandbox.output + "/index.json")
+        let document = try JSONDecoder().decode(ListingDocument.self, from: Data(bytes))
+        #expect(document.version == 2 && document.pageSize == 2 && document.tracks.count == 5)
+        let first = try #require(document.tracks.first)
+        #expect(first.images.map(\.role) == ["thumbnail", "thumbnail", "detail", "detail"])
+        #expect(first.images.allSatisfy { $0.viewportEpsg3857.count == 4 && FileStore.exists(sandbox.output + "/" + $0.path) })
+        #expect(first.bbox.count == 4 && first.bbox[0] < first.bbox[2] && first.stats.movingTimeS != nil && first.utcOffsetS == 0)
+        #expect(FileStore.exists(sandbox.output + "/" + first.page))
+
+        let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
+        // Cards 1–2 on page 1; the month list links to the page where each month starts.
+        #expect(index.contains("id=\"m-2025-01\">January 2025</h2>") && index.contains("href=\"page-2.html#m-2024-03\">Mar</a>"))
+        #expect(index.contains("href=\"page-3.html#m-2023-12\">Dec</a>") && index.contains("rel=\"next\" href=\"page-2.html\""))
+        #expect(index.contains("loading=\"lazy\"") && index.contains("width=\"320\" height=\"240\"") && index.contains("@2x.png 2x"))
+        // Local time from the longitude: 7.44° E is the nautical zone UTC+0 (7.5° would be +1).
+        #expect(index.contains("<time datetime=\"2025-01-15T06:30:10Z\">Wed 15 Jan 2025, 06:30</time> <span class=\"zone\">UTC</span>"), "\(index)")
+        let page3 = String(decoding: try FileStore.readFile(sandbox.output + "/page-3.html"), as: UTF8.self)
+        #expect(page3.contains("rel=\"prev\" href=\"page-2.html\"") && !page3.contains("rel=\"next\""))
+
+        let detail = String(decoding: try FileStore.readFile(sandbox.output + "/" + first.page), as: UTF8.self)
+        #expect(detail.contains("-1280x960.png\" srcset=") && detail.contains("width=\"1280\" height=\"960\""))
+        #expect(detail.contains("30 read, 30 kept,") && detail.contains("href=\"../index.html#t-\(first.id)\""))
+        #expect(detail.contains("<dt>Source file</dt><dd>newest.gpx</dd>"))
+    }
+
+    @Test func anUnchangedRefreshWritesNothingAndRemovedTracksLoseTheirPages() throws {
+        let sandbox = try buildSite(pageSize: 2)
+        let configuration = ["--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2"]
+        let before = try FileStore.status(sandbox.output + "/index.html")?.modificationNanoseconds
+        #expect(try sandbox.run(["listing"] + configuration).status == 0)
+        #expect(try FileStore.status(sandbox.output + "/index.html")?.modificationNanoseconds == before)
+        // Two tracks leave the archive's done/ (as when a user deletes them): their pages go.
+        let done = sandbox.jobs(in: "done")
+        let removedIds = sandbox.listedTracks().filter { ($0["jobs"] as? [String] ?? []).contains { done.prefix(2).contains($0) } }.compactMap { $0["id"] as? String }
+        for job in done.prefix(2) { try FileStore.remove(sandbox.jobs + "/done/" + job) }
+        let listing = try sandbox.run(["listing"] + configuration)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(sandbox.listedTracks().count == 3)
+        #expect(removedIds.count == 2 && removedIds.allSatisfy { !FileStore.exists(sandbox.output + "/tracks/\($0).html") })
+        #expect(!FileStore.exists(sandbox.output + "/page-3.html") && FileStore.exists(sandbox.output + "/page-2.html"))
+    }
+}
