@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: strict),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"], swiftSettings: strict),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"], swiftSettings: strict),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster"], swiftSettings: strict),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"], swiftSettings: strict),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore"], swiftSettings: strict),
         .testTarget(

@@ -1,0 +1,60 @@
+import Raster
+import SnapshotRendering
+import Testing
+import ThumbnailCache
+
+@Suite struct StyleFileTests {
+    private func settings(_ json: String, theme: Theme? = nil) throws(StyleError) -> ThumbnailSettings {
+        try StyleFile.settings(from: Array(json.utf8), file: "style.json", theme: theme)
+    }
+
+    private func error(_ json: String) -> String {
+        do {
+            _ = try settings(json)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func anEmptyStyleIsTheDefaultsAndPartOfTheCacheKey() throws {
+        let defaults = try settings(#"{"version": 1}"#)
+        #expect(defaults == ThumbnailSettings())
+        let dark = try settings(#"{"version": 1, "theme": "dark"}"#)
+        #expect(dark.options.style == SnapshotStyle(theme: .dark) && dark.fingerprint != defaults.fingerprint)
+        let colored = try settings(#"{"version": 1, "route": {"color_by": "elevation"}}"#)
+        #expect(colored.fingerprint != defaults.fingerprint)
+    }
+
+    @Test func everySectionIsRead() throws {
+        let style = try settings(
+            #"""
+            {"version": 1, "theme": "light", "thumbnail": {"width": 400, "height": 300, "scales": [1, 1.5]}, "detail": false,
+             "padding": 0.05, "min_span_m": 500,
+             "route": {"color": "#FF000080", "width": 3, "color_by": "speed",
+                       "band_colors": ["#000001","#000002","#000003","#000004","#000005","#000006","#000007","#000008"]},
+             "casing": false, "grid": {"paper": "#FFFFFF", "line_width_points": 2}, "markers": false, "scale_bar": {"color": "#123456"}}
+            """#, theme: .dark)
+        #expect(style.images.map(\.widthPoints) == [400, 400] && style.images.map(\.scale) == [1, 1.5] && style.images.allSatisfy { $0.role == .thumbnail })
+        #expect(style.options.paddingFraction == 0.05 && style.options.minimumGroundSpanMeters == 500)
+        let look = style.options.style
+        #expect(look.routeColor == RGBAColor(red: 255, green: 0, blue: 0, alpha: 128) && look.strokeWidthPoints == 3)
+        #expect(look.coloring == .speed && look.bandColors.count == 8 && !look.drawsCasing && !look.drawsMarkers)
+        // --theme dark won over the file's theme; the file's keys still apply on top of it.
+        #expect(look.grid.paper == RGBAColor(red: 255, green: 255, blue: 255) && look.grid.majorLine == SnapshotStyle(theme: .dark).grid.majorLine)
+        #expect(look.scaleBarColor == RGBAColor(red: 0x12, green: 0x34, blue: 0x56))
+    }
+
+    @Test func mistakesAreNamedWithTheirKeyPath() {
+        #expect(error(#"{"theme": "dark"}"#) == "style.json: version: missing (this build reads version 1)")
+        #expect(error(#"{"version": 2}"#) == "style.json: version: expected 1, found 2")
+        #expect(error(#"{"version": true}"#) == "style.json: version: expected 1, found true")
+        #expect(error(#"{"version": 1, "rout": {}}"#).hasPrefix("style.json: rout: unknown key (expected one of casing, detail"))
+        #expect(error(##"{"version": 1, "route": {"color": "blue"}}"##) == ##"style.json: route.color: expected a colour "#RRGGBB" or "#RRGGBBAA", found "blue""##)
+        #expect(error(##"{"version": 1, "route": {"band_colors": ["#000000"]}}"##) == "style.json: route.band_colors: expected a list of 8 to 10 colours, found a list")
+        #expect(error(#"{"version": 1, "thumbnail": {"width": 8, "height": 300}}"#) == "style.json: thumbnail.width: expected a number from 16.0 to 8192.0, found 8.0")
+        #expect(error(##"{"version": 1, "grid": {"minor": 3}}"##) == ##"style.json: grid.minor: expected a colour "#RRGGBB" or "#RRGGBBAA", found 3"##)
+        #expect(error(#"{"version": 1,"#).hasPrefix("style.json: not valid JSON"))
+        #expect(error("[1]") == "style.json: expected a JSON object at the top level")
+    }
+}
