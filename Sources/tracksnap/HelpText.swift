@@ -19,7 +19,7 @@ enum HelpText {
           tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
                         [--quiet] [--json]
           tracksnap status [--jobs DIR] [--json]
-          tracksnap listing [--jobs DIR] [--output DIR]
+          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE]
           tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--info]
           tracksnap --help [COMMAND] | --version
 
@@ -56,6 +56,11 @@ enum HelpText {
           --size WxH          image size in points (default 512x512; 16...8192 each)
           --scale S           device pixels per point: 1 for @1x, 2 for @2x (default 1; 0.5...4)
           --padding F         empty margin on each side as a fraction of the frame (default 0.1)
+          --style FILE        a style file (JSON; README "Style file"): sizes, scales, padding,
+                              colours, stroke width, casing, grid, markers, scale bar, theme
+          --theme light|dark  the map theme (wins over the style file's "theme")
+          --color-by none|speed|elevation
+                              colour the route in 9 quantized bands of speed or elevation
           --info              print one JSON object describing the render on stdout:
                               format, fixes, fixes_kept, segments, vertices_drawn, distance_m,
                               duration_s, width, height, stroke_width_px, viewport_epsg3857
@@ -83,8 +88,9 @@ enum HelpText {
         USAGE
           tracksnap run [options]
 
-        Drains the queue with a pool of worker processes, then refreshes OUTPUT/index.json and
-        OUTPUT/index.html. Each track's images are named by its cache key (SHA-256 of its bytes,
+        Drains the queue with a pool of worker processes, then refreshes the site in OUTPUT:
+        index.html (and page-2.html, ...), tracks/<id>.html, site.css and index.json. Each
+        track's images are named by its cache key (SHA-256 of its bytes,
         the render settings and the renderer version) and published atomically, so a rerun over
         unchanged tracks renders nothing and a static server never sees a partial file. Jobs end
         in DIR/done or, with a reason, in DIR/failed ('tracksnap status'). Files written straight
@@ -108,6 +114,12 @@ enum HelpText {
           --stop-deadline S   after SIGTERM/SIGINT, jobs in flight get S seconds (default 20);
                               a second signal aborts at once. Unfinished jobs go back to the queue.
           --no-lock           do not take the per-host lock (safe: it only avoids duplicate work)
+          --page-size N       cards per index page (default 60)
+          --style FILE        a style file (JSON; README "Style file"): sizes, scales, padding,
+                              colours, stroke width, casing, grid, markers, scale bar, theme
+          --theme light|dark  the map theme (wins over the style file's "theme")
+          --color-by none|speed|elevation
+                              colour the route in 9 quantized bands of speed or elevation
 
         On a terminal a progress bar shows done/total, tracks/s, ETA and failures; otherwise one
         line per failure and a summary. Exit status 0 when every job is done or quarantined, 75
@@ -125,10 +137,11 @@ enum HelpText {
 
     static let listing = """
         USAGE
-          tracksnap listing [--jobs DIR] [--output DIR]
+          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--theme T]
 
-        Rebuilds OUTPUT/index.json and OUTPUT/index.html from every finished job and removes
-        images no track references any more. Sharded runs refresh the listing but never prune;
+        Rebuilds the site (index.html, page-N.html, tracks/<id>.html, site.css, index.json) from
+        every finished job and removes images no track references any more. Give it the same
+        style options as the runs, since the style is part of every image's cache key. Sharded runs refresh the listing but never prune;
         run this once after all shards have finished.
         """
 }
