@@ -5,7 +5,7 @@
 enum DetailPage {
     static func html(_ track: ListingTrack, backPage: String) -> [UInt8] {
         let e = ListingFormat.escape
-        let name = e(TrackFragments.fold(track.name))
+        let name = e(track.name)
         var images = track.images(.detail)
         if images.isEmpty { images = track.images(.thumbnail) }
         var out = PageShell.head(title: track.name + " · TrackSnap", styleSheet: "../site.css")
@@ -41,12 +41,12 @@ enum DetailPage {
             facts.append((term, "<time datetime=\"\(local.iso)\">\(local.text)</time> <span class=\"zone\">\(local.zone)</span> <span class=\"muted\">(\(utc.clock) UTC)</span>"))
         }
         if track.startTime == nil { facts.append(("Time", "<span class=\"muted\">no times recorded</span>")) }
-        if let activity = track.activity { facts.append(("Activity", e(TrackFragments.fold(activity)))) }
+        if let activity = track.activity { facts.append(("Activity", e(activity))) }
         facts.append(("Fixes", "\(track.fixes.read) read, \(track.fixes.kept) kept, \(track.fixes.drawn) drawn"))
         facts.append(("Format", e(track.format.uppercased())))
-        facts.append(("Source file", e(TrackFragments.fold(track.source))))
+        facts.append(("Source file", e(track.source)))
         if track.jobs.count > 1 || track.jobs.first != track.source {
-            facts.append(("Queued as", track.jobs.map { e(TrackFragments.fold($0)) }.joined(separator: "<br>")))
+            facts.append(("Queued as", track.jobs.map { e($0) }.joined(separator: "<br>")))
         }
         if track.bbox.count == 4 {
             let corners = track.bbox.map { ListingFormat.fixed($0, digits: 5) }

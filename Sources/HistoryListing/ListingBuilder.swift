@@ -111,30 +111,29 @@ public struct ListingBuilder: Sendable {
         }
 
         let sources = ArchiveIndex.load(queue.layout.archiveIndex).pathsByJobName
-        let previous = ListingCache.load(cachePath)
-        var cache = ListingCache()
+        // Start from the loaded cache, so `save` knows what is already on disk and appends the rest.
+        var cache = ListingCache.load(cachePath)
+        let previous = cache.entries
+        cache.entries = [:]
         var built: [String: ListingTrack] = [:]
         var allPublished = true
         for (keyHex, jobs) in jobsByKey {
             let sortedJobs = jobs.sorted()
             let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]
-            if let entry = previous.entries[keyHex], entry.source == source, entry.jobs == sortedJobs {
+            if let entry = previous[keyHex], entry.source == source, entry.jobs == sortedJobs {
                 cache.entries[keyHex] = entry
                 continue
             }
-            guard let key = CacheKey(hex: keyHex), let record = store.record(key) else {
+            guard let track = listingTrack(keyHex, source: source, jobs: sortedJobs, fileTimes: fileTimes) else {
                 report.unpublished += jobs.count
                 allPublished = false
                 continue
             }
-            let fileTime = Double(fileTimes[sortedJobs[0]] ?? 0) / 1e9
-            let track = ListingTrack(record: record, source: source, jobs: sortedJobs, fileTime: fileTime)
             let fragments = TrackFragments(track)
-            let offset = track.startTime == nil ? 0 : track.utcOffsetS
             cache.entries[keyHex] = ListingCache.Entry(
-                source: source, jobs: sortedJobs, sortTime: track.sortTime,
-                month: ListingFormat.LocalTime(track.sortTime, offsetSeconds: offset).monthKey,
+                source: source, jobs: sortedJobs, sortTime: track.sortTime, month: track.month,
                 digest: ListingCache.digest(fragments.json), json: fragments.json[...], card: fragments.card[...])
+            cache.added.append(keyHex)
             built[keyHex] = track
         }
         let order = cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
@@ -154,14 +153,7 @@ public struct ListingBuilder: Sendable {
             let digest = ListingCache.digest(backPage.utf8, seed: entry.digest)
             liveDetails.insert(keyHex)
             guard manifest[keyHex] != digest else { continue }
-            let track: ListingTrack
-            if let fresh = built[keyHex] {
-                track = fresh
-            } else {
-                guard let key = CacheKey(hex: keyHex), let record = store.record(key) else { continue }
-                let fileTime = Double(fileTimes[entry.jobs[0]] ?? 0) / 1e9
-                track = ListingTrack(record: record, source: entry.source, jobs: entry.jobs, fileTime: fileTime)
-            }
+            guard let track = built[keyHex] ?? listingTrack(keyHex, source: entry.source, jobs: entry.jobs, fileTimes: fileTimes) else { continue }
             details.append((track.page, DetailPage.html(track, backPage: backPage)))
             manifest[keyHex] = digest
         }
@@ -189,6 +181,12 @@ public struct ListingBuilder: Sendable {
             report.pruned = try prune(referenced: Set(order.map(\.key)), olderThan: prunesBefore)
         }
         return report
+    }
+
+    /// A listed track from its published record; nil when the record is not there (yet).
+    private func listingTrack(_ keyHex: String, source: String, jobs: [String], fileTimes: [String: Int64]) -> ListingTrack? {
+        guard let key = CacheKey(hex: keyHex), let record = store.record(key) else { return nil }
+        return ListingTrack(record: record, source: source, jobs: jobs, fileTime: Double(fileTimes[jobs[0]] ?? 0) / 1e9)
     }
 
     /// Removes images and records whose key no listed track has, if older than `limit` (so a

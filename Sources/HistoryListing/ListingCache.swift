@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FileStore
 
 /// What the listing remembers about each listed track between refreshes: its sort time, month,
@@ -29,60 +26,40 @@ struct ListingCache {
         var card: ArraySlice<UInt8>
     }
 
+    /// The live entries. A refresh starts from the loaded ones and replaces them wholesale.
     var entries: [String: Entry] = [:]
-
-    /// Lines read at load, live or not; decides when `save` rewrites instead of appending.
-    var linesOnDisk = 0
-    /// Keys loaded from disk (so `save` appends only the others).
-    var keysOnDisk = Set<String>()
+    /// Keys whose entry was built (or rebuilt) since loading: `save` appends just these lines.
+    var added: [String] = []
+    /// Lines in the file at load, live or not; decides when `save` rewrites instead of appending.
+    private var linesOnDisk = 0
 
     /// Reads the cache; later lines for a key replace earlier ones (the file is append-mostly).
     static func load(_ path: String) -> ListingCache {
         var cache = ListingCache()
         guard let bytes = try? FileStore.readFile(path, maximumBytes: 8 << 30) else { return cache }
         let header = Array(templateVersion.utf8) + [0x0A]
-        guard bytes.count >= header.count, Array(bytes[0..<header.count]) == header else { return cache }
-        bytes.withUnsafeBufferPointer { buffer in
-            // memchr over the bytes: Collection.split's generic closure costs seconds on 250 MB.
-            let base = buffer.baseAddress!
-            var position = header.count
-            var fields: [Range<Int>] = []
-            fields.reserveCapacity(8)
-            while position < buffer.count {
-                let lineEnd = memchr(base + position, 0x0A, buffer.count - position).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
-                fields.removeAll(keepingCapacity: true)
-                var start = position
-                while fields.count < 7, let tab = memchr(base + start, 0x09, lineEnd - start) {
-                    let end = UnsafePointer<UInt8>(tab.assumingMemoryBound(to: UInt8.self)) - base
-                    fields.append(start..<end)
-                    start = end + 1
-                }
-                fields.append(start..<lineEnd)
-                position = lineEnd + 1
-                cache.linesOnDisk += 1
-                func text(_ index: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[fields[index]]), as: UTF8.self) }
-                guard fields.count == 8, let sortTime = Double(text(3)), let digest = UInt64(text(5), radix: 16) else { continue }
-                let key = text(0)
-                let jobs = text(2)
-                cache.entries[key] = Entry(
-                    source: TabSeparated.unescape(text(1)),
-                    jobs: jobs.contains("\\") || jobs.contains("\n") ? TabSeparated.unescape(jobs).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [jobs],
-                    sortTime: sortTime, month: text(4), digest: digest, json: bytes[fields[6]], card: bytes[fields[7]])
-                cache.keysOnDisk.insert(key)
-            }
+        guard bytes.starts(with: header) else { return cache }
+        TabSeparated.forEachRecord(in: bytes, from: header.count, maximumFields: 8) { fields in
+            cache.linesOnDisk += 1
+            func text(_ index: Int) -> String { String(decoding: bytes[fields[index]], as: UTF8.self) }
+            guard fields.count == 8, let sortTime = Double(text(3)), let digest = UInt64(text(5), radix: 16) else { return }
+            cache.entries[text(0)] = Entry(
+                source: TabSeparated.unescape(text(1)),
+                jobs: TabSeparated.unescape(text(2)).split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+                sortTime: sortTime, month: text(4), digest: digest, json: bytes[fields[6]], card: bytes[fields[7]])
         }
         return cache
     }
 
-    /// Appends the entries not on disk yet; rewrites the whole file (atomically) instead when more
-    /// than a third of its lines would be stale, or when there is no file.
+    /// Appends the lines of `added`; rewrites the whole file (atomically) instead when more than
+    /// a third of its lines would be stale, or when there is no file.
     func save(_ path: String) throws(FileError) {
-        let fresh = entries.filter { !keysOnDisk.contains($0.key) }
-        let stale = linesOnDisk - (entries.count - fresh.count)
+        let kept = entries.count - added.count
+        let stale = linesOnDisk - kept
         if linesOnDisk > 0, stale * 3 <= linesOnDisk, FileStore.exists(path) {
-            guard !fresh.isEmpty else { return }
+            guard !added.isEmpty else { return }
             var bytes: [UInt8] = []
-            for (key, entry) in fresh.sorted(by: { $0.key < $1.key }) { append(key, entry, to: &bytes) }
+            for key in added { if let entry = entries[key] { append(key, entry, to: &bytes) } }
             try FileStore.append(bytes, to: path)
             return
         }

@@ -18,21 +18,10 @@ struct ListingCatalog {
     static func load(_ path: String) -> ListingCatalog {
         var catalog = ListingCatalog()
         guard let bytes = try? FileStore.readFile(path, maximumBytes: 1 << 30) else { return catalog }
-        // Fields by byte position (no generic split: 100,000 lines in ~50 ms instead of ~0.4 s).
-        bytes.withUnsafeBufferPointer { buffer in
-            var fields: [Range<Int>] = []
-            var start = 0
-            for index in 0...buffer.count {
-                let byte: UInt8 = index < buffer.count ? buffer[index] : 0x0A
-                guard byte == 0x09 || byte == 0x0A else { continue }
-                fields.append(start..<index)
-                start = index + 1
-                guard byte == 0x0A else { continue }
-                defer { fields.removeAll(keepingCapacity: true) }
-                func text(_ field: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[fields[field]]), as: UTF8.self) }
-                guard fields.count == 5, fields[4].count == 64, let size = Int(text(1)), let mtime = Int64(text(2)), let inode = UInt64(text(3)) else { continue }
-                catalog.entries[TabSeparated.unescape(text(0))] = Entry(sizeBytes: size, modificationNanoseconds: mtime, inode: inode, contentHex: text(4))
-            }
+        TabSeparated.forEachRecord(in: bytes) { fields in
+            func text(_ field: Int) -> String { String(decoding: bytes[fields[field]], as: UTF8.self) }
+            guard fields.count == 5, fields[4].count == 64, let size = Int(text(1)), let mtime = Int64(text(2)), let inode = UInt64(text(3)) else { return }
+            catalog.entries[TabSeparated.unescape(text(0))] = Entry(sizeBytes: size, modificationNanoseconds: mtime, inode: inode, contentHex: text(4))
         }
         return catalog
     }

@@ -103,9 +103,13 @@ enum ListingFormat {
         return text
     }
 
-    /// Escapes text for HTML content and double-quoted or single-quoted attributes.
+    /// Escapes text for HTML content and double-quoted or single-quoted attributes, and turns
+    /// control characters (tabs, newlines, …) into spaces: they mean nothing in HTML text, and the
+    /// listing cache uses tabs and newlines as separators, so no page piece may contain them.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 16)
         for character in text.unicodeScalars {
@@ -115,6 +119,7 @@ enum ListingFormat {
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
+            case _ where character.value < 0x20 || character.value == 0x7F: escaped += " "
             default: escaped.unicodeScalars.append(character)
             }
         }

@@ -98,6 +98,12 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         images = record.images
     }
 
+    /// The month the track is filed under, "2024-05": of its start in local time, or of the file
+    /// time (UTC) when it has no times.
+    var month: String {
+        ListingFormat.LocalTime(sortTime, offsetSeconds: startTime == nil ? 0 : utcOffsetS).monthKey
+    }
+
     /// The listing's images of one role, smallest scale first.
     func images(_ role: ImageRole) -> [TrackRecord.Image] {
         images.filter { $0.role == role.rawValue }.sorted { $0.scale < $1.scale }

@@ -34,10 +34,9 @@ struct SiteWriter {
     func loadManifest() -> [String: UInt64] {
         var manifest: [String: UInt64] = [:]
         guard let bytes = try? FileStore.readFile(manifestPath, maximumBytes: 1 << 30) else { return manifest }
-        for line in bytes.split(separator: 0x0A) {
-            let fields = line.split(separator: 0x09)
-            guard fields.count == 2, let digest = UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16) else { continue }
-            manifest[String(decoding: fields[0], as: UTF8.self)] = digest
+        TabSeparated.forEachRecord(in: bytes) { fields in
+            guard fields.count == 2, let digest = UInt64(String(decoding: bytes[fields[1]], as: UTF8.self), radix: 16) else { return }
+            manifest[String(decoding: bytes[fields[0]], as: UTF8.self)] = digest
         }
         return manifest
     }

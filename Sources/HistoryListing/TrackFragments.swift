@@ -3,8 +3,8 @@ import ThumbnailCache
 /// The two pieces of the listing that depend on one track only: its object in `index.json` and
 /// its card on the index pages. Built once per (cache key, source, jobs) and kept in
 /// `ListingCache`, so a refresh over 100,000 known tracks only concatenates bytes. Neither piece
-/// contains a tab or a newline (the cache's separators): JSON escapes them, the card folds them
-/// into spaces (HTML collapses whitespace anyway).
+/// contains a tab or a newline (the cache's separators): JSON escapes them, and
+/// `ListingFormat.escape` turns them into spaces in the card.
 struct TrackFragments {
     /// The track's object in `index.json`.
     var json: [UInt8]
@@ -77,12 +77,13 @@ struct TrackFragments {
         var out = "<article class=\"card\" id=\"t-\(track.id)\"><a class=\"shot\" href=\"\(e(track.page))\">"
         if let first = thumbnails.first {
             let srcset = thumbnails.map { e($0.path) + " " + JSONText.number($0.scale) + "x" }.joined(separator: ", ")
-            out += "<img src=\"\(e(first.path))\" srcset=\"\(srcset)\" width=\"\(pointSize(first).width)\" height=\"\(pointSize(first).height)\" loading=\"lazy\" alt=\"Map of \(e(fold(track.name)))\">"
+            let size = pointSize(first)
+            out += "<img src=\"\(e(first.path))\" srcset=\"\(srcset)\" width=\"\(size.width)\" height=\"\(size.height)\" loading=\"lazy\" alt=\"Map of \(e(track.name))\">"
         }
-        out += "</a><div class=\"body\"><h3><a href=\"\(e(track.page))\">\(e(fold(track.name)))</a></h3>"
+        out += "</a><div class=\"body\"><h3><a href=\"\(e(track.page))\">\(e(track.name))</a></h3>"
         out += "<p class=\"when\">" + when(track) + "</p><p class=\"stats\">"
         out += statItems(track).map { "<span>\(e($0))</span>" }.joined()
-        out += "</p><p class=\"meta\"><span class=\"format\">\(e(track.format.uppercased()))</span> \(e(fold(track.source)))</p></div></article>"
+        out += "</p><p class=\"meta\"><span class=\"format\">\(e(track.format.uppercased()))</span> \(e(track.source))</p></div></article>"
         return out
     }
 
@@ -109,13 +110,6 @@ struct TrackFragments {
     /// An image's size in CSS pixels (points).
     static func pointSize(_ image: TrackRecord.Image) -> (width: Int, height: Int) {
         (Int((Double(image.width) / image.scale).rounded()), Int((Double(image.height) / image.scale).rounded()))
-    }
-
-    /// Tabs, newlines and other control characters as spaces (they mean nothing in HTML text,
-    /// and the cache uses tabs and newlines as separators).
-    static func fold(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 }
 

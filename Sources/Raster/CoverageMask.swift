@@ -32,11 +32,9 @@ public struct CoverageMask: Sendable {
     /// Erases everything drawn (only the touched rectangle is written), to reuse the mask.
     public mutating func clear() {
         guard !isEmpty else { return }
-        let width = self.width
-        for row in minY...maxY {
-            values.withUnsafeMutableBufferPointer { buffer in
-                (buffer.baseAddress! + row * width + minX).update(repeating: 0, count: maxX - minX + 1)
-            }
+        let width = self.width, left = minX, rows = minY...maxY, count = maxX - minX + 1
+        values.withUnsafeMutableBufferPointer { buffer in
+            for row in rows { (buffer.baseAddress! + row * width + left).update(repeating: 0, count: count) }
         }
         minX = width
         minY = height

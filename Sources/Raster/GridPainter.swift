@@ -52,20 +52,17 @@ public enum GridPainter {
         let pixelsPerMercator = 1 / viewport.metersPerPixel
         let groundPerPixel = viewport.metersPerPixel / mercatorPerGround
         let spacing = GridSpacing(minimumMeters: style.minimumMinorSpacingPoints * scale * groundPerPixel)
-        guard style.drawsLines else {
-            canvas = Canvas(width: width, height: height, fill: style.paper)
-            return spacing
-        }
         let lineWidth = style.lineWidthPoints * scale
         let minorStep = spacing.minorMeters * mercatorPerGround
         let ratio = Int((spacing.majorMeters / spacing.minorMeters).rounded())
         let rect = viewport.mapRect
+        // Without lines (width 0) both profiles stay empty: every row is the plain-paper template.
         let columns = linesProfile(
             count: width, lowMercator: rect.minX, highMercator: rect.maxX, step: minorStep, majorEvery: ratio,
-            lineWidth: lineWidth, pixel: { ($0 - rect.minX) * pixelsPerMercator })
+            lineWidth: style.drawsLines ? lineWidth : 0, pixel: { ($0 - rect.minX) * pixelsPerMercator })
         let rows = linesProfile(
             count: height, lowMercator: rect.minY, highMercator: rect.maxY, step: minorStep, majorEvery: ratio,
-            lineWidth: lineWidth, pixel: { (rect.maxY - $0) * pixelsPerMercator })
+            lineWidth: style.drawsLines ? lineWidth : 0, pixel: { (rect.maxY - $0) * pixelsPerMercator })
         let paper = style.paper, minorLine = style.minorLine, majorLine = style.majorLine
         func blend(_ base: Float, _ line: UInt8, _ weight: Float) -> Float { base + (Float(line) - base) * weight }
         func shade(_ minor: Float, _ major: Float) -> (UInt8, UInt8, UInt8) {
@@ -112,6 +109,7 @@ public enum GridPainter {
         lineWidth: Double, pixel: (Double) -> Double
     ) -> (minor: [Float], major: [Float]) {
         var minor = [Float](repeating: 0, count: count), major = [Float](repeating: 0, count: count)
+        guard lineWidth > 0 else { return (minor, major) }
         let reach = lineWidth / 2 + 0.5
         let first = Int((lowMercator / step).rounded(.down)) - 1
         let last = Int((highMercator / step).rounded(.up)) + 1

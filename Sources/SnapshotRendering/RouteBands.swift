@@ -22,9 +22,10 @@ struct RouteBands {
     /// `count` bands; nil when the track lacks what `coloring` needs (times or elevations), in
     /// which case the route is drawn in one colour.
     init?(track: Track, projection: ProjectedTrack, coloring: RouteColoring, count: Int) {
+        guard coloring != .single, count > 0 else { return nil }
         let values = track.segments.map { Self.stepValues($0.fixes, coloring: coloring) }
         let known = values.flatMap { $0 }.filter { !$0.isNaN }.sorted()
-        guard coloring != .single, count > 0, !known.isEmpty else { return nil }
+        guard !known.isEmpty else { return nil }
         let low = known[Int(Double(known.count - 1) * 0.05)], high = known[Int(Double(known.count - 1) * 0.95)]
         func band(_ value: Double) -> Int {
             guard high > low else { return count / 2 }

@@ -26,11 +26,11 @@ struct Reader {
         var style = settings.options.style
 
         if let value = root["thumbnail"] {
-            let specs = try images(value, "thumbnail", role: .thumbnail)
+            let specs = try images(value, "thumbnail", role: .thumbnail, base: settings.images)
             settings.images = specs + settings.images.filter { $0.role != .thumbnail }
         }
         if let value = root["detail"] {
-            let specs = flag(value) == false ? [] : try images(value, "detail", role: .detail)
+            let specs = flag(value) == false ? [] : try images(value, "detail", role: .detail, base: settings.images)
             settings.images = settings.images.filter { $0.role != .detail } + specs
         }
         if let value = root["padding"] { settings.options.paddingFraction = try number(value, "padding") }
@@ -114,12 +114,14 @@ struct Reader {
         return settings
     }
 
-    private func images(_ value: Any, _ path: String, role: ImageRole) throws(StyleError) -> [ImageSpec] {
+    /// Sizes of one role; without "scales", the base settings' scales for that role (or @1x).
+    private func images(_ value: Any, _ path: String, role: ImageRole, base: [ImageSpec]) throws(StyleError) -> [ImageSpec] {
         let spec = try object(value, path, ["width", "height", "scales"])
         guard let width = spec["width"], let height = spec["height"] else { throw fail(path, "needs \"width\" and \"height\" in points") }
         let widthPoints = Int(try number(width, path + ".width", range: 16...8192))
         let heightPoints = Int(try number(height, path + ".height", range: 16...8192))
-        var scales = [1.0, 2.0]
+        var scales = base.filter { $0.role == role }.map(\.scale)
+        if scales.isEmpty { scales = [1] }
         if let list = spec["scales"] {
             guard let items = list as? [Any], !items.isEmpty, items.count <= 4 else { throw fail(path + ".scales", "expected a list of 1 to 4 scales, found \(describe(list))") }
             scales = []

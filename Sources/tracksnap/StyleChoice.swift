@@ -62,16 +62,17 @@ struct StyleChoice {
             settings.options.style = SnapshotStyle(theme: theme)
         }
         if let coloring { settings.options.style.coloring = coloring }
-        if let problem = settings.validationProblem() { throw UsageError(message: problem) }
+        // No validation here: StyleFile checks what it reads, a theme or colouring alone cannot make
+        // the settings invalid, and `run` and `render` check what they end up with.
         return settings
     }
 
     /// Resolves into a run configuration and records the options its workers need.
     func apply(to configuration: inout RunConfiguration) throws {
         guard !isEmpty else { return }
-        let renderer = configuration.settings.rendererVersion
+        // Over the configuration's settings, so the renderer version (an environment override in
+        // tests) is kept.
         configuration.settings = try resolve(base: configuration.settings)
-        configuration.settings.rendererVersion = renderer
         var arguments: [String] = []
         if let text { arguments += ["--style-text", String(decoding: text, as: UTF8.self)] }
         if let theme { arguments += ["--theme", theme.rawValue] }
