@@ -23,6 +23,8 @@ public enum Worker {
         var queue = configuration.makeQueue()
         queue.version = configuration.version
         let store = configuration.makeStore()
+        // Canvas, mask and encoder buffers reused for every image this worker draws.
+        let scratch = RenderScratch()
         let heartbeatPath = queue.layout.heartbeatPath(of: queue.identity)
         do {
             try FileStore.writeAtomically([], to: heartbeatPath)
@@ -71,7 +73,7 @@ public enum Worker {
                 send(.claimed(job: claim.name, attempt: claim.attempt))
                 if let crashHook, claim.name.contains(crashHook) { abort() }
                 if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
-                let outcome = process(claim, queue: queue, store: store, publisher: publisher)
+                let outcome = process(claim, queue: queue, store: store, scratch: scratch, publisher: publisher)
                 if case .stopRun(let message) = outcome { return stop(message, environmental: true, publisher: publisher) }
             }
         }
@@ -85,7 +87,7 @@ public enum Worker {
         case stopRun(String)
     }
 
-    private static func process(_ claim: Claim, queue: JobQueue, store: ThumbnailStore, publisher: Publisher) -> Outcome {
+    private static func process(_ claim: Claim, queue: JobQueue, store: ThumbnailStore, scratch: RenderScratch, publisher: Publisher) -> Outcome {
         do throws(FileError) {
             let bytes: [UInt8]
             do {
@@ -105,7 +107,7 @@ public enum Worker {
                 if !store.isPublished(key) {
                     let result: (pngs: [[UInt8]], record: TrackRecord)
                     do throws(SnapshotError) {
-                        result = try store.render(trackBytes: bytes, fileName: claim.name, key: key)
+                        result = try store.render(trackBytes: bytes, fileName: claim.name, key: key, scratch: scratch)
                     } catch {
                         lock.release()
                         if error.isInvalidInput {

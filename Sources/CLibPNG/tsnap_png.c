@@ -112,6 +112,59 @@ int tsnap_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
     return 0;
 }
 
+int tsnap_png_write_palette_stream(uint32_t width, uint32_t height, const uint8_t *palette_rgb, int palette_count,
+                                   const uint8_t *zlib_stream, size_t stream_count, tsnap_png_buffer *out,
+                                   char *message, size_t message_capacity) {
+    if (message && message_capacity) message[0] = '\0';
+    if (palette_rgb == NULL || zlib_stream == NULL || out == NULL || width == 0 || height == 0 ||
+        palette_count < 1 || palette_count > 256) {
+        copy_message(message, message_capacity, "invalid arguments to the palette PNG writer");
+        return 1;
+    }
+    tsnap_context ctx;
+    ctx.message = message;
+    ctx.message_capacity = message_capacity;
+    ctx.out = out;
+    png_structp volatile png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    if (png == NULL) {
+        copy_message(message, message_capacity, "png_create_write_struct failed");
+        return 1;
+    }
+    png_infop volatile info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct((png_structpp)&png, NULL);
+        copy_message(message, message_capacity, "png_create_info_struct failed");
+        return 1;
+    }
+    if (setjmp(ctx.jump)) {
+        png_destroy_write_struct((png_structpp)&png, (png_infopp)&info);
+        return 1;
+    }
+    png_set_write_fn(png, &ctx, on_write, on_flush);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_color palette[256];
+    for (int i = 0; i < palette_count; i++) {
+        palette[i].red = palette_rgb[3 * i];
+        palette[i].green = palette_rgb[3 * i + 1];
+        palette[i].blue = palette_rgb[3 * i + 2];
+    }
+    png_set_PLTE(png, info, palette, palette_count);
+    png_write_info(png, info);
+    // png_write_chunk frames any chunk (length, type, data, CRC); IEND follows directly, since
+    // png_write_end insists on rows having gone through libpng's own compressor.
+    size_t offset = 0;
+    const size_t chunk_limit = (size_t)1 << 30;
+    do {
+        size_t count = stream_count - offset < chunk_limit ? stream_count - offset : chunk_limit;
+        png_write_chunk(png, (png_const_bytep)"IDAT", zlib_stream + offset, count);
+        offset += count;
+    } while (offset < stream_count);
+    png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
+    png_destroy_write_struct((png_structpp)&png, (png_infopp)&info);
+    return 0;
+}
+
 void tsnap_png_buffer_free(tsnap_png_buffer *buffer) {
     if (buffer == NULL) return;
     free(buffer->bytes);

@@ -4,9 +4,9 @@
 /// its pixel (0, 0) is the canvas pixel (originX, originY), so a marker needs no canvas-sized mask.
 public struct CoverageMask: Sendable {
     /// Width in pixels.
-    public let width: Int
+    public private(set) var width: Int
     /// Height in pixels.
-    public let height: Int
+    public private(set) var height: Int
     /// Canvas column of the mask's first column.
     public let originX: Int
     /// Canvas row of the mask's first row.
@@ -36,6 +36,28 @@ public struct CoverageMask: Sendable {
         values.withUnsafeMutableBufferPointer { buffer in
             for row in rows { (buffer.baseAddress! + row * width + left).update(repeating: 0, count: count) }
         }
+        minX = width
+        minY = height
+        maxX = -1
+        maxY = -1
+    }
+
+    /// Makes an empty mask at the canvas origin `width`×`height`, keeping the storage when it is
+    /// large enough: every value is zero whenever the mask is empty, so nothing from a previous
+    /// (larger or differently shaped) image can show through.
+    public mutating func reshape(width: Int, height: Int) {
+        precondition(isEmpty && originX == 0 && originY == 0, "only an empty canvas-sized mask is reshaped")
+        if values.count < width * height { values = [UInt8](repeating: 0, count: width * height) }
+        self.width = width
+        self.height = height
+        minX = width
+        minY = height
+        maxX = -1
+        maxY = -1
+    }
+
+    /// Marks the mask empty after a caller zeroed every value it had drawn.
+    public mutating func markCleared() {
         minX = width
         minY = height
         maxX = -1

@@ -48,30 +48,10 @@ public enum GridPainter {
     @discardableResult
     public static func paint(_ canvas: inout Canvas, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double) -> GridSpacing {
         let width = canvas.width, height = canvas.height
-        let mercatorPerGround = WebMercator.scaleFactor(atLatitudeDegrees: latitudeDegrees)
-        let pixelsPerMercator = 1 / viewport.metersPerPixel
-        let groundPerPixel = viewport.metersPerPixel / mercatorPerGround
-        let spacing = GridSpacing(minimumMeters: style.minimumMinorSpacingPoints * scale * groundPerPixel)
-        let lineWidth = style.lineWidthPoints * scale
-        let minorStep = spacing.minorMeters * mercatorPerGround
-        let ratio = Int((spacing.majorMeters / spacing.minorMeters).rounded())
-        let rect = viewport.mapRect
-        // Without lines (width 0) both profiles stay empty: every row is the plain-paper template.
-        let columns = linesProfile(
-            count: width, lowMercator: rect.minX, highMercator: rect.maxX, step: minorStep, majorEvery: ratio,
-            lineWidth: style.drawsLines ? lineWidth : 0, pixel: { ($0 - rect.minX) * pixelsPerMercator })
-        let rows = linesProfile(
-            count: height, lowMercator: rect.minY, highMercator: rect.maxY, step: minorStep, majorEvery: ratio,
-            lineWidth: style.drawsLines ? lineWidth : 0, pixel: { (rect.maxY - $0) * pixelsPerMercator })
-        let paper = style.paper, minorLine = style.minorLine, majorLine = style.majorLine
-        func blend(_ base: Float, _ line: UInt8, _ weight: Float) -> Float { base + (Float(line) - base) * weight }
+        let (spacing, columns, rows) = profiles(width: width, height: height, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
         func shade(_ minor: Float, _ major: Float) -> (UInt8, UInt8, UInt8) {
-            let minorWeight = Float(minorLine.alpha) / 255 * minor
-            let majorWeight = Float(majorLine.alpha) / 255 * major
-            let r = blend(blend(Float(paper.red), minorLine.red, minorWeight), majorLine.red, majorWeight)
-            let g = blend(blend(Float(paper.green), minorLine.green, minorWeight), majorLine.green, majorWeight)
-            let b = blend(blend(Float(paper.blue), minorLine.blue, minorWeight), majorLine.blue, majorWeight)
-            return (UInt8(r.rounded()), UInt8(g.rounded()), UInt8(b.rounded()))
+            let color = GridPainter.shade(style, minor: minor, major: major)
+            return (color.red, color.green, color.blue)
         }
         // Most rows only cross vertical lines: compute that row once and copy it.
         var template = [UInt8](repeating: 255, count: width * 4)
@@ -102,6 +82,42 @@ public enum GridPainter {
         return spacing
     }
 
+    /// The paper with minor and major line coverage (0...1) blended over it. A major line hides
+    /// the minor one it crosses (one colour fewer where a route's edge passes a crossing).
+    static func shade(_ style: GridStyle, minor: Float, major: Float) -> RGBAColor {
+        let paper = style.paper, minorLine = style.minorLine, majorLine = style.majorLine
+        func blend(_ base: Float, _ line: UInt8, _ weight: Float) -> Float { base + (Float(line) - base) * weight }
+        let minorWeight = Float(minorLine.alpha) / 255 * minor * (1 - major)
+        let majorWeight = Float(majorLine.alpha) / 255 * major
+        let r = blend(blend(Float(paper.red), minorLine.red, minorWeight), majorLine.red, majorWeight)
+        let g = blend(blend(Float(paper.green), minorLine.green, minorWeight), majorLine.green, majorWeight)
+        let b = blend(blend(Float(paper.blue), minorLine.blue, minorWeight), majorLine.blue, majorWeight)
+        return RGBAColor(red: UInt8(r.rounded()), green: UInt8(g.rounded()), blue: UInt8(b.rounded()))
+    }
+
+    /// The grid's spacing and its line coverage across the columns and the rows (the grid is
+    /// separable: a pixel is covered by the stronger of its column's and its row's lines).
+    static func profiles(
+        width: Int, height: Int, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double
+    ) -> (spacing: GridSpacing, columns: (minor: [Float], major: [Float]), rows: (minor: [Float], major: [Float])) {
+        let mercatorPerGround = WebMercator.scaleFactor(atLatitudeDegrees: latitudeDegrees)
+        let pixelsPerMercator = 1 / viewport.metersPerPixel
+        let groundPerPixel = viewport.metersPerPixel / mercatorPerGround
+        let spacing = GridSpacing(minimumMeters: style.minimumMinorSpacingPoints * scale * groundPerPixel)
+        let lineWidth = style.lineWidthPoints * scale
+        let minorStep = spacing.minorMeters * mercatorPerGround
+        let ratio = Int((spacing.majorMeters / spacing.minorMeters).rounded())
+        let rect = viewport.mapRect
+        // Without lines (width 0) both profiles stay empty: every row is the plain-paper template.
+        let columns = linesProfile(
+            count: width, lowMercator: rect.minX, highMercator: rect.maxX, step: minorStep, majorEvery: ratio,
+            lineWidth: style.drawsLines ? lineWidth : 0, pixel: { ($0 - rect.minX) * pixelsPerMercator })
+        let rows = linesProfile(
+            count: height, lowMercator: rect.minY, highMercator: rect.maxY, step: minorStep, majorEvery: ratio,
+            lineWidth: style.drawsLines ? lineWidth : 0, pixel: { (rect.maxY - $0) * pixelsPerMercator })
+        return (spacing, columns, rows)
+    }
+
     /// Coverage of minor and major lines across one axis: lines sit at multiples of `step` Mercator
     /// metres, every `majorEvery`-th one major; `pixel` maps a Mercator coordinate to this axis.
     private static func linesProfile(
@@ -110,18 +126,20 @@ public enum GridPainter {
     ) -> (minor: [Float], major: [Float]) {
         var minor = [Float](repeating: 0, count: count), major = [Float](repeating: 0, count: count)
         guard lineWidth > 0 else { return (minor, major) }
-        let reach = lineWidth / 2 + 0.5
+        // Lines are snapped to whole pixels (a 1-point line is 1 px at @1x, 2 px at @2x): crisp
+        // hairlines, and a background of four colours (paper, minor, major, both), which keeps a
+        // route with its casing and markers within a 256-colour palette. A line moves by at most
+        // half a pixel; anti-aliased lines gave up to 61 shades at 2560×1920 and no palette.
+        let pixels = max(1, Int(lineWidth.rounded()))
         let first = Int((lowMercator / step).rounded(.down)) - 1
         let last = Int((highMercator / step).rounded(.up)) + 1
         for k in first...last {
-            let position = pixel(Double(k) * step)
-            let lo = max(0, Int((position - reach - 0.5).rounded(.down)))
-            let hi = min(count - 1, Int((position + reach - 0.5).rounded(.up)))
+            let start = Int((pixel(Double(k) * step) - Double(pixels) / 2).rounded())
+            let lo = max(0, start), hi = min(count - 1, start + pixels - 1)
             if lo > hi { continue }
             let isMajor = k % majorEvery == 0
             for index in lo...hi {
-                let coverage = Float(min(1, max(0, reach - abs(Double(index) + 0.5 - position))))
-                if isMajor { major[index] = max(major[index], coverage) } else { minor[index] = max(minor[index], coverage) }
+                if isMajor { major[index] = 1 } else { minor[index] = 1 }
             }
         }
         return (minor, major)

@@ -38,6 +38,12 @@ public enum ScaleBarPainter {
         return (meters, label)
     }
 
+    /// The rows the bar, its label and their halo take at the bottom of an image (margin
+    /// included); a canvas this tall or taller places the bar identically.
+    public static func heightPixels(style: ScaleBarStyle) -> Int {
+        style.marginPixels + (3 + 1 + BitmapFont.glyphHeightDots + 1) * style.dotPixels + max(1, style.dotPixels) + 1
+    }
+
     /// Paints the bar onto `canvas`; returns its label, or nil when nothing fitted.
     @discardableResult
     public static func paint(_ canvas: inout Canvas, groundMetersPerPixel: Double, style: ScaleBarStyle) -> String? {

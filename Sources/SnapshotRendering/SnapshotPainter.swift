@@ -27,20 +27,13 @@ enum SnapshotPainter {
         }
 
         if style.drawsMarkers, let first = polylines.first?.first, let last = polylines.last?.last {
-            let ringWidth = max(1, 1.5 * options.scale)
             // End first, so on a loop the start marker stays visible on top.
             for (point, color) in [(last, style.endMarkerColor), (first, style.startMarkerColor)] {
-                marker(&canvas, at: point, radius: frame.markerRadiusPixels, ringWidth: ringWidth, fill: color, ring: style.markerRingColor)
+                marker(&canvas, at: point, frame: frame, options: options, fill: color)
             }
         }
         if style.drawsScaleBar {
-            let groundMetersPerPixel = frame.viewport.metersPerPixel / WebMercator.scaleFactor(atLatitudeDegrees: frame.latitudeDegrees)
-            // Dots of one point on thumbnails, two on large images, so the label reads at both.
-            let dotPoints = options.widthPoints >= 640 ? 2.0 : 1.0
-            let barStyle = ScaleBarStyle(
-                color: style.scaleBarColor, haloColor: style.scaleBarHaloColor,
-                dotPixels: Int((dotPoints * options.scale).rounded()), marginPixels: Int((6 * options.scale).rounded()))
-            ScaleBarPainter.paint(&canvas, groundMetersPerPixel: groundMetersPerPixel, style: barStyle)
+            ScaleBarPainter.paint(&canvas, groundMetersPerPixel: groundMetersPerPixel(frame), style: scaleBarStyle(options))
         }
         return canvas
     }
@@ -70,16 +63,41 @@ enum SnapshotPainter {
             maxY: touched.maxY)
     }
 
-    private static func marker(_ canvas: inout Canvas, at point: PixelPoint, radius: Double, ringWidth: Double, fill: RGBAColor, ring: RGBAColor) {
-        for (discRadius, color) in [(radius, ring), (max(0.5, radius - ringWidth), fill)] {
-            // A mask just around the disc: a canvas-sized one would be mostly zeroing.
-            let reach = discRadius + 1
-            let minX = max(0, Int((point.x - reach).rounded(.down))), maxX = min(canvas.width - 1, Int((point.x + reach).rounded(.up)))
-            let minY = max(0, Int((point.y - reach).rounded(.down))), maxY = min(canvas.height - 1, Int((point.y + reach).rounded(.up)))
-            guard minX <= maxX, minY <= maxY else { return }
-            var mask = CoverageMask(width: maxX - minX + 1, height: maxY - minY + 1, originX: minX, originY: minY)
-            StrokeRasterizer.stroke([[point]], radiusPixels: discRadius, into: &mask)
+    /// Ground metres per pixel at the view's centre latitude (for the scale bar).
+    static func groundMetersPerPixel(_ frame: FramePlan) -> Double {
+        frame.viewport.metersPerPixel / WebMercator.scaleFactor(atLatitudeDegrees: frame.latitudeDegrees)
+    }
+
+    /// The scale bar's look for an image: dots of one point on thumbnails and two on large
+    /// images, so the label reads at both.
+    static func scaleBarStyle(_ options: RenderOptions) -> ScaleBarStyle {
+        let dotPoints = options.widthPoints >= 640 ? 2.0 : 1.0
+        return ScaleBarStyle(
+            color: options.style.scaleBarColor, haloColor: options.style.scaleBarHaloColor,
+            dotPixels: Int((dotPoints * options.scale).rounded()), marginPixels: Int((6 * options.scale).rounded()))
+    }
+
+    /// A start or end marker: a ring and a filled disc.
+    static func marker(_ canvas: inout Canvas, at point: PixelPoint, frame: FramePlan, options: RenderOptions, fill: RGBAColor) {
+        for (mask, color) in markerDiscs(at: point, frame: frame, options: options, fill: fill, width: canvas.width, height: canvas.height) {
             Compositor.fill(&canvas, mask: mask, color: color)
         }
+    }
+
+    /// The ring and then the fill of a marker, each as a mask just around its disc (a
+    /// canvas-sized one would be mostly zeroing), with its colour.
+    static func markerDiscs(at point: PixelPoint, frame: FramePlan, options: RenderOptions, fill: RGBAColor, width: Int, height: Int) -> [(CoverageMask, RGBAColor)] {
+        let radius = frame.markerRadiusPixels, ringWidth = max(1, 1.5 * options.scale)
+        var discs: [(CoverageMask, RGBAColor)] = []
+        for (discRadius, color) in [(radius, options.style.markerRingColor), (max(0.5, radius - ringWidth), fill)] {
+            let reach = discRadius + 1
+            let minX = max(0, Int((point.x - reach).rounded(.down))), maxX = min(width - 1, Int((point.x + reach).rounded(.up)))
+            let minY = max(0, Int((point.y - reach).rounded(.down))), maxY = min(height - 1, Int((point.y + reach).rounded(.up)))
+            guard minX <= maxX, minY <= maxY else { break }
+            var mask = CoverageMask(width: maxX - minX + 1, height: maxY - minY + 1, originX: minX, originY: minY)
+            StrokeRasterizer.stroke([[point]], radiusPixels: discRadius, into: &mask)
+            discs.append((mask, color))
+        }
+        return discs
     }
 }

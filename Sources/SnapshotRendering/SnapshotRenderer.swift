@@ -71,49 +71,96 @@ public enum SnapshotRenderer {
         }
     }
 
-    /// Renders an already decoded track (cleaning included).
-    public static func render(track: Track, options: RenderOptions = RenderOptions()) throws(SnapshotError) -> RenderedSnapshot {
-        if let problem = options.validationProblem() { throw .invalidOptions(problem) }
-        var timings = StageTimings()
+    /// Renders an already decoded track (cleaning included). `scratch` lends reusable buffers
+    /// (see `RenderScratch`); without one, this call allocates its own.
+    public static func render(track: Track, options: RenderOptions = RenderOptions(), scratch: RenderScratch? = nil) throws(SnapshotError) -> RenderedSnapshot {
+        try render(track: track, images: [options], scratch: scratch)[0]
+    }
+
+    /// Renders one track at several sizes with one cleaning, one projection and one
+    /// simplification (`SimplificationRanks`) shared by every image. Images that differ in their
+    /// cleaning options are rendered separately.
+    public static func render(track: Track, images: [RenderOptions], scratch: RenderScratch? = nil) throws(SnapshotError) -> [RenderedSnapshot] {
+        guard let first = images.first else { return [] }
+        for options in images {
+            if let problem = options.validationProblem() { throw .invalidOptions(problem) }
+        }
+        if images.contains(where: { $0.cleaning != first.cleaning }) {
+            var snapshots: [RenderedSnapshot] = []
+            for options in images { snapshots += try render(track: track, images: [options], scratch: scratch) }
+            return snapshots
+        }
+        let scratch = scratch ?? RenderScratch()
+        var shared = StageTimings()
         var clock = StageClock()
         let fixesRead = track.fixCount
-        let (cleaned, report) = TrackCleaner.clean(track, options: options.cleaning)
+        let (cleaned, report) = TrackCleaner.clean(track, options: first.cleaning)
         guard cleaned.fixCount > 0 else {
             throw .noValidFixes(
                 format: track.format, fixesRead: fixesRead, invalid: report.invalid, duplicates: report.duplicates,
                 spikes: report.spikes)
         }
-        let stats = TrackStatistics.stats(of: cleaned, options: options.cleaning)
-        timings.clean = clock.lap()
-
+        let stats = TrackStatistics.stats(of: cleaned, options: first.cleaning)
+        shared.clean = clock.lap()
         let projection = ProjectedTrack(cleaned)
-        let frame = FramePlan(projection: projection, options: options)
-        timings.fit = clock.lap()
+        let frames = images.map { FramePlan(projection: projection, options: $0) }
+        shared.fit = clock.lap()
+        // One ranking for every single-colour image, down to the finest tolerance among them.
+        let floor = zip(images, frames).filter { $0.0.style.coloring == .single }
+            .map { $0.0.simplificationTolerancePixels * $0.1.viewport.metersPerPixel }.min()
+        let ranked = floor.map { floor in projection.segments.map { SimplificationRanks($0, floorToleranceMeters: floor) } }
+        shared.simplify = clock.lap()
 
-        let bands = RouteBands(track: cleaned, projection: projection, coloring: options.style.coloring, count: options.style.bandColors.count)
-        let pieces = bands?.runs.map(\.points) ?? projection.segments
-        let polylines = pieces.map { piece in
-            DouglasPeucker.simplify(piece.map(frame.viewport.pixel), tolerancePixels: options.simplificationTolerancePixels)
+        var snapshots: [RenderedSnapshot] = []
+        for (options, frame) in zip(images, frames) {
+            var timings = shared
+            let bands = RouteBands(track: cleaned, projection: projection, coloring: options.style.coloring, count: options.style.bandColors.count)
+            let tolerance = options.simplificationTolerancePixels
+            let polylines: [[PixelPoint]]
+            if bands == nil, let ranked {
+                let toleranceMeters = tolerance * frame.viewport.metersPerPixel
+                polylines = ranked.map { $0.vertices(toleranceMeters: toleranceMeters).map(frame.viewport.pixel) }
+            } else {
+                let pieces = bands?.runs.map(\.points) ?? projection.segments
+                polylines = pieces.map { DouglasPeucker.simplify($0.map(frame.viewport.pixel), tolerancePixels: tolerance) }
+            }
+            timings.simplify += clock.lap()
+
+            let png: [UInt8]
+            do {
+                let palette = options.png.layout == .automatic && bands == nil
+                    && SnapshotPainter.paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch)
+                timings.raster = clock.lap()
+                if palette {
+                    png = try scratch.encoder.encode(scratch.canvas)
+                } else {
+                    let canvas = SnapshotPainter.paint(polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options)
+                    timings.raster += clock.lap()
+                    png = try PNGEncoder.encode(canvas, settings: options.png)
+                }
+            } catch {
+                throw .encoding(error)
+            }
+            timings.encode = clock.lap()
+            snapshots.append(
+                RenderedSnapshot(
+                    png: png,
+                    info: info(track: track, cleaned: cleaned, report: report, stats: stats, projection: projection, frame: frame, options: options, polylines: polylines),
+                    timings: timings))
         }
-        timings.simplify = clock.lap()
+        return snapshots
+    }
 
-        let canvas = SnapshotPainter.paint(polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options)
-        timings.raster = clock.lap()
-
-        let png: [UInt8]
-        do {
-            png = try PNGEncoder.encode(canvas, settings: options.png)
-        } catch {
-            throw .encoding(error)
-        }
-        timings.encode = clock.lap()
-
+    private static func info(
+        track: Track, cleaned: Track, report: CleaningReport, stats: TrackStats, projection: ProjectedTrack, frame: FramePlan,
+        options: RenderOptions, polylines: [[PixelPoint]]
+    ) -> RenderInfo {
         let rect = frame.viewport.mapRect
         var info = RenderInfo(
-            format: track.format.rawValue, name: track.name, fixes: fixesRead, fixesKept: cleaned.fixCount,
+            format: track.format.rawValue, name: track.name, fixes: track.fixCount, fixesKept: cleaned.fixCount,
             dropped: report, segments: projection.segments.count, verticesDrawn: polylines.reduce(0) { $0 + $1.count },
             distanceM: stats.distanceMeters, durationS: stats.durationSeconds, elevationGainM: stats.elevationGainMeters,
-            startTime: stats.startTimeSeconds, width: canvas.width, height: canvas.height, scale: options.scale,
+            startTime: stats.startTimeSeconds, width: frame.viewport.widthPixels, height: frame.viewport.heightPixels, scale: options.scale,
             strokeWidthPx: frame.strokeWidthPixels, viewportEpsg3857: [rect.minX, rect.minY, rect.maxX, rect.maxY])
         info.endTime = stats.endTimeSeconds
         info.movingTimeS = stats.movingSeconds
@@ -125,7 +172,7 @@ public enum SnapshotRenderer {
         info.activity = track.activity
         info.compressed = track.wasCompressed ? true : nil
         info.notes = track.notes.isEmpty ? nil : track.notes
-        return RenderedSnapshot(png: png, info: info, timings: timings)
+        return info
     }
 }
 

@@ -72,14 +72,17 @@ public struct ThumbnailStore: Sendable {
         settings.images.map { "thumbs/" + key.hex + $0.fileSuffix(primary: settings.images[0]) + ".png" }
     }
 
-    /// Renders every image of a track (pure: no files). Decodes once.
-    public func render(trackBytes: [UInt8], fileName: String, key: CacheKey) throws(SnapshotError) -> (pngs: [[UInt8]], record: TrackRecord) {
+    /// Renders every image of a track (pure: no files). Decodes, cleans and simplifies once;
+    /// `scratch` lends buffers kept from the previous track (one per thread).
+    public func render(
+        trackBytes: [UInt8], fileName: String, key: CacheKey, scratch: RenderScratch? = nil
+    ) throws(SnapshotError) -> (pngs: [[UInt8]], record: TrackRecord) {
         let track = try SnapshotRenderer.decode(trackBytes: trackBytes, fileName: fileName, options: settings.options)
+        let snapshots = try SnapshotRenderer.render(track: track, images: settings.images.map(settings.options(for:)), scratch: scratch)
         var pngs: [[UInt8]] = []
         var images: [TrackRecord.Image] = []
         var firstInfo: RenderInfo?
-        for (image, path) in zip(settings.images, imagePaths(key)) {
-            let snapshot = try SnapshotRenderer.render(track: track, options: settings.options(for: image))
+        for ((image, path), snapshot) in zip(zip(settings.images, imagePaths(key)), snapshots) {
             pngs.append(snapshot.png)
             images.append(
                 TrackRecord.Image(

@@ -28,6 +28,7 @@ enum Benchmark {
         if section == "queue" { return try QueueBenchmark.run(work: work, runs: queueRuns) }
         if section == "readers" { return try ReaderBenchmark.run(work: work, runs: 5) }
         if section == "listing" { return try ListingBenchmark.run(work: work) }
+        if section == "product" { return try ProductBenchmark.run(work: work, runs: runs) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
         let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
@@ -51,15 +52,16 @@ enum Benchmark {
 
         try comparePNGSettings(small)
 
-        if let mapnik = runMapnik([small], runs: 11), let mapnikLarge = runMapnik([large], runs: 1) {
+        if let mapnikSmall = Benchmark.mapnik([small], runs: 11), let mapnikLarge = Benchmark.mapnik([large], runs: 1) {
             print("\nMapnik \(mapnikVersion()) (python3-mapnik, OGR GPX datasource → render → PNG in memory), same files, same size:")
             let ours = smallResult.median(\.total) * 1000, oursLarge = largeResult.median(\.total) * 1000
-            print("  18,000-fix GPX:    Mapnik \(format(mapnik[0], 1)) ms vs TrackSnap \(format(ours, 2)) ms → \(format(mapnik[0] / ours, 1))x faster")
+            print("  18,000-fix GPX:    Mapnik \(format(mapnikSmall[0], 1)) ms vs TrackSnap \(format(ours, 2)) ms → \(format(mapnikSmall[0] / ours, 1))x faster")
             print("  1,000,000-fix GPX: Mapnik \(format(mapnikLarge[0], 0)) ms vs TrackSnap \(format(oursLarge, 0)) ms → \(format(mapnikLarge[0] / oursLarge, 1))x faster")
         } else {
             print("\nMapnik: not available (install python3-mapnik); no ratio printed")
         }
         if section == "all" {
+            try ProductBenchmark.run(work: work, runs: runs)
             try ReaderBenchmark.run(work: work, runs: 5)
             try QueueBenchmark.run(work: work, runs: queueRuns)
             try ListingBenchmark.run(work: work)
@@ -164,12 +166,13 @@ enum Benchmark {
         return (elapsed, kilobytes / 1024)
     }
 
-    private static func runMapnik(_ paths: [String], runs: Int) -> [Double]? {
+    /// Mapnik's median milliseconds per file at `width`×`height`, or nil when it is not installed.
+    static func mapnik(_ paths: [String], runs: Int, width: Int = 512, height: Int = 512) -> [Double]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/mapnik_bench.py").path
-        process.arguments = [script, String(runs), "512", "512"] + paths
+        process.arguments = [script, String(runs), String(width), String(height)] + paths
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -1,13 +1,15 @@
 import FileStore
 import Foundation
 import TrackFormats
+import SnapshotRendering
 import TrackSynthesis
 
 // Developer tools (not part of the user-facing CLI):
 //   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
 //   tracksnap-dev corpus DIR             write the conformance corpus as DIR/<reader>/<file> (fuzz seeds)
 //   tracksnap-dev decode FILE            map and decode one track file; prints "<fixes> fixes" (bench's memory figure)
-//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue|listing]
+//   tracksnap-dev repeat FILE W S N      render FILE at W points wide (4:3), scale S, N times (for profilers)
+//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]
 //                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -31,10 +33,28 @@ do {
         let file = try MappedFile(arguments[1])
         let track = try TrackDecoder.decode(file.bytes, fileName: arguments[1]) { file.release(upTo: $0) }
         print("\(track.fixCount) fixes in \(track.segments.count) segments (\(track.format.rawValue))")
+    case "repeat":
+        // For profilers: one render over and over with one scratch, as a worker does.
+        guard arguments.count == 5, let width = Int(arguments[2]), let scale = Double(arguments[3]), let count = Int(arguments[4]) else {
+            throw DevToolError("usage: tracksnap-dev repeat FILE WIDTH_POINTS SCALE COUNT (height is 3/4 of the width)")
+        }
+        var options = RenderOptions()
+        options.widthPoints = width
+        options.heightPoints = width * 3 / 4
+        options.scale = scale
+        let bytes = try FileStore.readFile(arguments[1])
+        let scratch = RenderScratch()
+        var times: [Double] = []
+        for _ in 0..<count {
+            let start = ContinuousClock.now
+            _ = try SnapshotRenderer.render(track: try SnapshotRenderer.decode(trackBytes: bytes), options: options, scratch: scratch)
+            times.append(seconds(ContinuousClock.now - start))
+        }
+        print("median \(format(Benchmark.median(times) * 1000, 2)) ms over \(count)")
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|readers|queue|listing]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))

@@ -78,3 +78,54 @@ private func wander(_ count: Int, step: Double = 0.2) -> [PixelPoint] {
         #expect(DouglasPeucker.simplify([PixelPoint(x: 1, y: 1), PixelPoint(x: 1, y: 1)], tolerancePixels: 0.5).count == 2)
     }
 }
+
+@Suite struct SimplificationRanksTests {
+    /// A noisy walk in Mercator metres.
+    private static func walk(_ count: Int) -> [MercatorPoint] {
+        var state: UInt64 = 99
+        func random() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53) - 0.5
+        }
+        var x = 0.0, y = 0.0, heading = 0.0
+        return (0..<count).map { _ in
+            heading += random() * 0.6
+            x += cos(heading) * 2 + random()
+            y += sin(heading) * 2 + random()
+            return MercatorPoint(xMeters: x, yMeters: y)
+        }
+    }
+
+    private static func distance(_ p: MercatorPoint, toSegment a: MercatorPoint, _ b: MercatorPoint) -> Double {
+        let dx = b.xMeters - a.xMeters, dy = b.yMeters - a.yMeters
+        let lengthSquared = dx * dx + dy * dy
+        var t = lengthSquared > 0 ? ((p.xMeters - a.xMeters) * dx + (p.yMeters - a.yMeters) * dy) / lengthSquared : 0
+        t = min(1, max(0, t))
+        let ex = p.xMeters - a.xMeters - t * dx, ey = p.yMeters - a.yMeters - t * dy
+        return (ex * ex + ey * ey).squareRoot()
+    }
+
+    @Test(arguments: [0.5, 1.0, 2.5, 8.0])
+    func everyPointStaysWithinTheTolerance(tolerance: Double) {
+        let points = Self.walk(3_000)
+        let ranks = SimplificationRanks(points, floorToleranceMeters: 0.5)
+        let kept = ranks.vertices(toleranceMeters: tolerance)
+        #expect(kept.first == points.first && kept.last == points.last)
+        #expect(kept.count < points.count)
+        for point in points {
+            let nearest = zip(kept, kept.dropFirst()).map { Self.distance(point, toSegment: $0, $1) }.min() ?? 0
+            #expect(nearest <= tolerance + 1e-9)
+        }
+    }
+
+    @Test func aLargerToleranceKeepsASubset() {
+        let ranks = SimplificationRanks(Self.walk(2_000), floorToleranceMeters: 0.5)
+        let fine = ranks.vertices(toleranceMeters: 1), coarse = ranks.vertices(toleranceMeters: 4)
+        #expect(coarse.count < fine.count)
+        var index = 0
+        for point in coarse {
+            while index < fine.count, fine[index] != point { index += 1 }
+            #expect(index < fine.count)
+        }
+    }
+}

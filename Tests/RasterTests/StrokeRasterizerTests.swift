@@ -54,7 +54,8 @@ import MapGeometry
         StrokeRasterizer.stroke([[PixelPoint(x: 10, y: 10)]], radiusPixels: 3, into: &mask)
         let area = (0..<400).reduce(0.0) { $0 + mask.coverage(x: $1 % 20, y: $1 / 20) }
         #expect(abs(area - Double.pi * 9) < Double.pi * 9 * 0.03)
-        #expect(mask.minX == 6 && mask.maxX == 13)
+        // The touched rectangle is exact: the columns whose centres are closer than r + 0.5.
+        #expect(mask.minX == 7 && mask.maxX == 12 && mask.minY == 7 && mask.maxY == 12)
     }
 
     @Test func casingIsFilledInTheSamePass() {

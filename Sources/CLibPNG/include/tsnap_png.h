@@ -47,6 +47,13 @@ int tsnap_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
                      const tsnap_png_settings *settings, tsnap_png_buffer *out,
                      char *message, size_t message_capacity);
 
+/// Writes an 8-bit palette PNG whose image data (the zlib stream of the filtered rows) the caller
+/// has compressed itself: libpng writes the signature, IHDR, PLTE, one IDAT chunk holding
+/// `zlib_stream`, and IEND, with their CRCs. Returns 0 on success, non-zero with a message.
+int tsnap_png_write_palette_stream(uint32_t width, uint32_t height, const uint8_t *palette_rgb, int palette_count,
+                                   const uint8_t *zlib_stream, size_t stream_count, tsnap_png_buffer *out,
+                                   char *message, size_t message_capacity);
+
 /// Frees the bytes of a buffer filled by `tsnap_png_encode`.
 void tsnap_png_buffer_free(tsnap_png_buffer *buffer);
 

@@ -1,0 +1,186 @@
+/// An opaque 8-bit palette image: one palette index per pixel, rows top to bottom, and at most 256
+/// colours. A map snapshot is a few flat colours plus anti-aliased blends of the route, so it is
+/// drawn straight into indices (a quarter of the bytes of RGBA, and what the PNG stores).
+///
+/// The storage is kept when the canvas is reset to another size, so a worker drawing many images
+/// allocates (and page-faults) its largest image once. Only the first `width * height` indices
+/// are the image; everything drawn writes every one of them first (`IndexedGridPainter`).
+public struct IndexedCanvas: Sendable {
+    /// Width in pixels.
+    public private(set) var width = 0
+    /// Height in pixels.
+    public private(set) var height = 0
+    /// Palette index per pixel, row-major with a stride of `width`; may hold more than
+    /// `width * height` entries (left from a larger image), which are not part of this one.
+    public var indices: [UInt8] = []
+    /// The colours.
+    public var palette = CanvasPalette()
+
+    /// An empty canvas; call `reset` before drawing.
+    public init() {}
+
+    /// Makes the canvas `width`×`height` with an empty palette. Pixel values are left as they were:
+    /// the background painter overwrites every pixel.
+    public mutating func reset(width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "canvas size must be positive")
+        self.width = width
+        self.height = height
+        if indices.count < width * height {
+            indices = [UInt8](repeating: 0, count: width * height)
+        }
+        palette.removeAll()
+    }
+
+    /// The palette index of an opaque colour, adding it when new; nil when the palette is full.
+    public mutating func index(of color: RGBAColor) -> UInt8? { palette.index(of: color) }
+
+    /// The colour at a pixel.
+    public func color(x: Int, y: Int) -> RGBAColor { palette[Int(indices[y * width + x])] }
+
+    /// The image as an RGBA canvas (tests and tools).
+    public func expanded() -> Canvas {
+        var canvas = Canvas(width: width, height: height, fill: RGBAColor(red: 0, green: 0, blue: 0))
+        for pixel in 0..<(width * height) {
+            let color = palette[Int(indices[pixel])]
+            canvas.pixels[pixel * 4] = color.red
+            canvas.pixels[pixel * 4 + 1] = color.green
+            canvas.pixels[pixel * 4 + 2] = color.blue
+        }
+        return canvas
+    }
+
+    /// Lets `body` paint on an RGBA copy of a rectangle (inclusive bounds, clipped to the canvas),
+    /// then stores the result back as indices. For the small layers (markers, scale bar) that
+    /// existing RGBA painters draw. Returns false, leaving the canvas partly repainted, when the
+    /// result needs more than 256 colours; the caller then draws the image in RGBA.
+    public mutating func paintPatch(minX: Int, minY: Int, maxX: Int, maxY: Int, _ body: (inout Canvas, _ originX: Int, _ originY: Int) -> Void) -> Bool {
+        let left = max(0, minX), top = max(0, minY), right = min(width - 1, maxX), bottom = min(height - 1, maxY)
+        guard left <= right, top <= bottom else { return true }
+        let patchWidth = right - left + 1, patchHeight = bottom - top + 1
+        var patch = Canvas(width: patchWidth, height: patchHeight, fill: RGBAColor(red: 0, green: 0, blue: 0))
+        for y in 0..<patchHeight {
+            for x in 0..<patchWidth {
+                let color = palette[Int(indices[(top + y) * width + left + x])]
+                let target = (y * patchWidth + x) * 4
+                patch.pixels[target] = color.red
+                patch.pixels[target + 1] = color.green
+                patch.pixels[target + 2] = color.blue
+            }
+        }
+        body(&patch, left, top)
+        var last: (key: UInt32, index: UInt8) = (UInt32.max, 0)
+        for y in 0..<patchHeight {
+            for x in 0..<patchWidth {
+                let source = (y * patchWidth + x) * 4
+                let key = UInt32(patch.pixels[source]) | UInt32(patch.pixels[source + 1]) << 8 | UInt32(patch.pixels[source + 2]) << 16
+                if key != last.key {
+                    let color = RGBAColor(red: patch.pixels[source], green: patch.pixels[source + 1], blue: patch.pixels[source + 2])
+                    guard let index = index(of: color) else { return false }
+                    last = (key, index)
+                }
+                indices[(top + y) * width + left + x] = last.index
+            }
+        }
+        return true
+    }
+}
+
+/// Up to 256 opaque colours, each once, with a lookup from colour to index.
+public struct CanvasPalette: Sendable {
+    /// The colours in index order (alpha 255).
+    public private(set) var colors: [RGBAColor] = []
+    private var table = ColorTable()
+
+    /// The colour at `index`.
+    @inlinable
+    public subscript(index: Int) -> RGBAColor { colors[index] }
+
+    /// How many colours there are.
+    public var count: Int { colors.count }
+
+    /// Whether colours are merged coarsely (see `mergeTolerance`). Default: false.
+    public var coarse = false
+
+    /// How far (in levels of 255, largest channel difference) a new colour may be from one
+    /// already in the palette to take that one's index instead of a new entry. Normally 2, then
+    /// 3 from 64 entries and 4 from 128: the many blends along anti-aliased edges (casing over
+    /// grid lines, a marker's ring over the route) share entries more as space runs short.
+    /// Coarse: 4, then 6 from 128 entries, for a second attempt at an image whose edges did not
+    /// fit (how often: `make bench`, README).
+    public func mergeTolerance(paletteCount: Int) -> Int {
+        if coarse { return paletteCount < 128 ? 4 : 6 }
+        return paletteCount < 64 ? 2 : paletteCount < 128 ? 3 : 4
+    }
+
+    /// The index of an opaque colour: its own, or that of a colour within `mergeTolerance`, or a
+    /// new one; nil when all 256 are taken.
+    public mutating func index(of color: RGBAColor) -> UInt8? {
+        let key = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16
+        if let index = table.find(key) { return index }
+        if let near = nearest(color) {
+            // Remember the alias while the table stays sparse (at most 3/4 full).
+            if table.count < 768 { table.insert(key, near) }
+            return near
+        }
+        guard colors.count < 256 else { return nil }
+        let index = UInt8(colors.count)
+        colors.append(RGBAColor(red: color.red, green: color.green, blue: color.blue))
+        table.insert(key, index)
+        return index
+    }
+
+    /// The closest colour within the merge tolerance (largest channel difference), if any.
+    private func nearest(_ color: RGBAColor) -> UInt8? {
+        var best = -1, bestDistance = mergeTolerance(paletteCount: colors.count) + 1
+        for (index, entry) in colors.enumerated() {
+            let distance = max(abs(Int(entry.red) - Int(color.red)), abs(Int(entry.green) - Int(color.green)), abs(Int(entry.blue) - Int(color.blue)))
+            if distance < bestDistance {
+                best = index
+                bestDistance = distance
+            }
+        }
+        return best >= 0 ? UInt8(best) : nil
+    }
+
+    /// Forgets every colour (and goes back to fine merging).
+    mutating func removeAll() {
+        coarse = false
+        colors.removeAll(keepingCapacity: true)
+        table.removeAll()
+    }
+}
+
+/// Packed RGB → palette index, open addressing in 1,024 slots (4× the most entries, so probes
+/// stay short).
+private struct ColorTable: Sendable {
+    private var keys = [UInt32](repeating: .max, count: 1024)
+    private var values = [UInt8](repeating: 0, count: 1024)
+    private var used: [Int] = []
+
+    var count: Int { used.count }
+
+    func find(_ key: UInt32) -> UInt8? {
+        var slot = ColorTable.slot(key)
+        while keys[slot] != .max {
+            if keys[slot] == key { return values[slot] }
+            slot = (slot + 1) & 1023
+        }
+        return nil
+    }
+
+    mutating func insert(_ key: UInt32, _ value: UInt8) {
+        var slot = ColorTable.slot(key)
+        while keys[slot] != .max { slot = (slot + 1) & 1023 }
+        keys[slot] = key
+        values[slot] = value
+        used.append(slot)
+    }
+
+    /// Empties the table, touching only the slots in use.
+    mutating func removeAll() {
+        for slot in used { keys[slot] = .max }
+        used.removeAll(keepingCapacity: true)
+    }
+
+    private static func slot(_ key: UInt32) -> Int { Int((key &* 0x9E37_79B1) >> 22) & 1023 }
+}

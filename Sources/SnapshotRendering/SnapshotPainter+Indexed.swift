@@ -1,0 +1,50 @@
+import MapGeometry
+import Raster
+
+extension SnapshotPainter {
+    /// Draws the snapshot straight into `scratch.canvas` as palette indices: the quantized grid,
+    /// the route and casing as one ramp (`StrokeRamp`), then markers and scale bar on small RGBA
+    /// patches. Returns false when this scene cannot be a palette image (colour bands, a casing
+    /// less than a pixel wider than the route, or more than 256 colours); draw it in RGBA then.
+    static func paintIndexed(polylines: [[PixelPoint]], frame: FramePlan, options: RenderOptions, scratch: RenderScratch) -> Bool {
+        // A second attempt with coarser colour merging before giving up on the palette.
+        paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch, coarse: false)
+            || paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch, coarse: true)
+    }
+
+    private static func paintIndexed(polylines: [[PixelPoint]], frame: FramePlan, options: RenderOptions, scratch: RenderScratch, coarse: Bool) -> Bool {
+        let style = options.style
+        let casingRadius = style.drawsCasing ? frame.casingWidthPixels / 2 : nil
+        guard let ramp = StrokeRamp(routeRadiusPixels: frame.strokeWidthPixels / 2, casingRadiusPixels: casingRadius) else { return false }
+        let width = frame.viewport.widthPixels, height = frame.viewport.heightPixels
+        scratch.canvas.reset(width: width, height: height)
+        scratch.canvas.palette.coarse = coarse
+        guard IndexedGridPainter.paint(&scratch.canvas, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style.grid, scale: options.scale) != nil
+        else { return false }
+
+        scratch.mask.reshape(width: width, height: height)
+        StrokeRasterizer.stroke(polylines, ramp: ramp, into: &scratch.mask)
+        guard IndexedCompositor.drawStroke(&scratch.canvas, mask: &scratch.mask, ramp: ramp, routeColor: style.routeColor, casingColor: style.casingColor)
+        else { return false }
+
+        if style.drawsMarkers, let first = polylines.first?.first, let last = polylines.last?.last {
+            // End first, so on a loop the start marker stays visible on top.
+            for (point, color) in [(last, style.endMarkerColor), (first, style.startMarkerColor)] {
+                for (mask, discColor) in markerDiscs(at: point, frame: frame, options: options, fill: color, width: width, height: height) {
+                    guard IndexedCompositor.fill(&scratch.canvas, mask: mask, color: discColor) else { return false }
+                }
+            }
+        }
+        if style.drawsScaleBar {
+            let barStyle = scaleBarStyle(options)
+            // A full-width strip along the bottom: the bar is placed from the bottom-left corner
+            // and sized from the width, so it lands where it would on the whole canvas.
+            let strip = min(height, ScaleBarPainter.heightPixels(style: barStyle))
+            let drawn = scratch.canvas.paintPatch(minX: 0, minY: height - strip, maxX: width - 1, maxY: height - 1) { patch, _, _ in
+                ScaleBarPainter.paint(&patch, groundMetersPerPixel: groundMetersPerPixel(frame), style: barStyle)
+            }
+            guard drawn else { return false }
+        }
+        return true
+    }
+}
