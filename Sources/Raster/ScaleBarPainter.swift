@@ -44,18 +44,30 @@ public enum ScaleBarPainter {
         style.marginPixels + (3 + 1 + BitmapFont.glyphHeightDots + 1) * style.dotPixels + max(1, style.dotPixels) + 1
     }
 
-    /// Paints the bar onto `canvas`; returns its label, or nil when nothing fitted.
+    /// The columns from the left edge that the bar, its label and halo can take on an image
+    /// `imageWidth` pixels wide (labels up to 12 characters).
+    public static func widthPixels(style: ScaleBarStyle, imageWidth: Int) -> Int {
+        let dot = style.dotPixels
+        let longest = max(Int((Double(imageWidth) * style.maximumWidthFraction).rounded(.up)), 12 * (BitmapFont.glyphWidthDots + BitmapFont.spacingDots) * dot)
+        return min(imageWidth, style.marginPixels + longest + 2 * max(1, dot) + 2)
+    }
+
+    /// Paints the bar onto `canvas`; returns its label, or nil when nothing fitted. The bar is
+    /// sized for an image `imageWidth` pixels wide (default: the canvas's width), so a canvas
+    /// holding just the image's bottom-left corner (`heightPixels`, `widthPixels`) gets the
+    /// same bar.
     @discardableResult
-    public static func paint(_ canvas: inout Canvas, groundMetersPerPixel: Double, style: ScaleBarStyle) -> String? {
+    public static func paint(_ canvas: inout Canvas, groundMetersPerPixel: Double, style: ScaleBarStyle, imageWidth: Int? = nil) -> String? {
+        let imageWidth = imageWidth ?? canvas.width
         let dot = style.dotPixels
         let labelHeight = BitmapFont.glyphHeightDots * dot
-        let maximum = Double(canvas.width) * style.maximumWidthFraction
+        let maximum = Double(imageWidth) * style.maximumWidthFraction
         guard let choice = choose(groundMetersPerPixel: groundMetersPerPixel, maximumPixels: maximum) else { return nil }
         let barLength = Int((choice.meters / groundMetersPerPixel).rounded())
         let left = style.marginPixels, bottom = canvas.height - 1 - style.marginPixels
         let tickHeight = 3 * dot
         let labelTop = bottom - tickHeight - dot - labelHeight
-        guard barLength >= 2 * dot, labelTop - dot >= 0, left + max(barLength, BitmapFont.widthDots(choice.label) * dot) + dot < canvas.width
+        guard barLength >= 2 * dot, labelTop - dot >= 0, left + max(barLength, BitmapFont.widthDots(choice.label) * dot) + dot < imageWidth
         else { return nil }
 
         // Solid rectangles on the pixel grid: crisp at every scale, no anti-aliasing needed.

@@ -135,27 +135,36 @@ public enum StrokeRasterizer {
             touched.maxX = max(touched.maxX, columnEnd)
             touched.minY = min(touched.minY, row)
             touched.maxY = max(touched.maxY, row)
-            let py = yc - a.y
+            let geometry = FringeGeometry(ax: a.x, py: yc - a.y, dx: dx, dy: dy, inverseLengthSquared: inverseLengthSquared, outerSquared: outerSquared)
             if fullStart > fullEnd {
-                fringe(columnStart, columnEnd)
+                fringe(writer, geometry, rowBase, columnStart, columnEnd)
             } else {
-                fringe(columnStart, fullStart - 1)
-                fringe(fullEnd + 1, columnEnd)
+                fringe(writer, geometry, rowBase, columnStart, fullStart - 1)
+                fringe(writer, geometry, rowBase, fullEnd + 1, columnEnd)
             }
+        }
+    }
 
-            func fringe(_ first: Int, _ last: Int) {
-                guard first <= last else { return }
-                for column in first...last {
-                    if writer.isFull(rowBase + column) { continue }
-                    let px = Double(column) + 0.5 - a.x
-                    var t = (px * dx + py * dy) * inverseLengthSquared
-                    t = t < 0 ? 0 : (t > 1 ? 1 : t)
-                    let ex = px - t * dx, ey = py - t * dy
-                    let distanceSquared = ex * ex + ey * ey
-                    if distanceSquared >= outerSquared { continue }
-                    writer.write(rowBase + column, distance: distanceSquared.squareRoot())
-                }
-            }
+    /// One segment's constants on one row, for `fringe`.
+    private struct FringeGeometry {
+        var ax: Double, py: Double, dx: Double, dy: Double, inverseLengthSquared: Double, outerSquared: Double
+    }
+
+    /// Distances for the columns `first...last` of a row (offset `rowBase` in the mask), skipping
+    /// pixels already full. A plain function, not a closure: a capturing local function here
+    /// cost a context per row.
+    @inline(__always)
+    private static func fringe<Writer: DistanceWriter>(_ writer: Writer, _ g: FringeGeometry, _ rowBase: Int, _ first: Int, _ last: Int) {
+        guard first <= last else { return }
+        for column in first...last {
+            if writer.isFull(rowBase + column) { continue }
+            let px = Double(column) + 0.5 - g.ax
+            var t = (px * g.dx + g.py * g.dy) * g.inverseLengthSquared
+            t = t < 0 ? 0 : (t > 1 ? 1 : t)
+            let ex = px - t * g.dx, ey = g.py - t * g.dy
+            let distanceSquared = ex * ex + ey * ey
+            if distanceSquared >= g.outerSquared { continue }
+            writer.write(rowBase + column, distance: distanceSquared.squareRoot())
         }
     }
 }

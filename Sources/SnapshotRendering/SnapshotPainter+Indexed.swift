@@ -37,11 +37,12 @@ extension SnapshotPainter {
         }
         if style.drawsScaleBar {
             let barStyle = scaleBarStyle(options)
-            // A full-width strip along the bottom: the bar is placed from the bottom-left corner
-            // and sized from the width, so it lands where it would on the whole canvas.
+            // The bottom-left corner: the bar is placed from there and sized from the image's
+            // width, so it lands where it would on the whole canvas.
             let strip = min(height, ScaleBarPainter.heightPixels(style: barStyle))
-            let drawn = scratch.canvas.paintPatch(minX: 0, minY: height - strip, maxX: width - 1, maxY: height - 1) { patch, _, _ in
-                ScaleBarPainter.paint(&patch, groundMetersPerPixel: groundMetersPerPixel(frame), style: barStyle)
+            let columns = ScaleBarPainter.widthPixels(style: barStyle, imageWidth: width)
+            let drawn = scratch.canvas.paintPatch(minX: 0, minY: height - strip, maxX: columns - 1, maxY: height - 1) { patch, _, _ in
+                ScaleBarPainter.paint(&patch, groundMetersPerPixel: groundMetersPerPixel(frame), style: barStyle, imageWidth: width)
             }
             guard drawn else { return false }
         }
