@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FileStore
+import FoundationEssentials
 
 /// How a run talks to the person or program that started it.
 public enum ProgressMode: Sendable, Equatable {
@@ -50,10 +51,10 @@ final class ProgressReporter {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        var text = String(format: "\r[%@] %d/%d  %.1f tracks/s  ETA %@", bar, done, total, rate, clock(eta))
+        var text = "\r[\(bar)] \(done)/\(total)  \(rate.fixed(1)) tracks/s  ETA \(clock(eta))"
         if summary.failed > 0 { text += "  \(summary.failed) failed" }
         text += "\u{1B}[K"
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardError.write(text)
         drewBar = true
     }
 
@@ -75,18 +76,18 @@ final class ProgressReporter {
 
     private func clearBar() {
         guard drewBar else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
         drewBar = false
     }
 
     private func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write((line + "\n"))
     }
 
     private func clock(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         return total >= 3600
-            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-            : String(format: "%d:%02d", total / 60, total % 60)
+            ? "\(total / 3600):\((total / 60 % 60).twoDigits):\((total % 60).twoDigits)"
+            : "\(total / 60):\((total % 60).twoDigits)"
     }
 }

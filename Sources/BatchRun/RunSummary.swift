@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a run did; `--json` prints it.
 public struct RunSummary: Sendable, Equatable, Codable {
@@ -51,7 +51,7 @@ public struct RunSummary: Sendable, Equatable, Codable {
         let rate = seconds > 0 ? finished.asDouble / seconds : 0
         var text = "\(finished) track\(finished == 1 ? "" : "s"): \(rendered) rendered, \(cached) cached, \(failed) failed"
         if returned > 0 { text += ", \(returned) returned to the queue" }
-        text += String(format: " in %.1f s (%.1f tracks/s)", seconds, rate)
+        text += " in \(seconds.fixed(1)) s (\(rate.fixed(1)) tracks/s)"
         if let stoppedBecause { text += "; stopped: \(stoppedBecause)" }
         return text
     }

@@ -192,14 +192,15 @@ public enum Worker {
 enum Heartbeat {
     static func start(path: String, intervalSeconds: Double) {
         let interval = max(1, intervalSeconds)
-        let thread = Thread {
+        DetachedThread.start {
             while true {
-                Thread.sleep(forTimeInterval: interval)
+                var pause = timespec(tv_sec: Int(interval), tv_nsec: Int((interval - interval.rounded(.down)) * 1e9))
+                var left = timespec()
+                while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
                 _ = try? FileStore.touch(path)
             }
         }
-        thread.start()
     }
 }
 
-import Foundation
+import FoundationEssentials

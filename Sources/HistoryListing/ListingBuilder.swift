@@ -1,6 +1,6 @@
 import ContentHash
 import FileStore
-import Foundation
+import FoundationEssentials
 import JobQueue
 import ThumbnailCache
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a job was quarantined.
 public enum FailureClass: String, Sendable, Codable, CaseIterable {
@@ -52,7 +52,7 @@ public struct FailureRecord: Sendable, Equatable, Codable {
         self.message = message
         self.attempts = attempts
         self.version = version
-        time = ISO8601DateFormatter().string(from: Date())
+        time = Date().formatted(.iso8601)
     }
 
     /// The sidecar's bytes (sorted keys, one object).

@@ -1,4 +1,3 @@
-import Foundation
 import Raster
 import SnapshotRendering
 
@@ -40,17 +39,14 @@ public enum StyleFile {
     public static func settings(
         from bytes: [UInt8], file: String, theme override: Theme? = nil, base: ThumbnailSettings = ThumbnailSettings()
     ) throws(StyleError) -> ThumbnailSettings {
-        let root: [String: Any]
+        let document: JSONValue
         do {
-            guard let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                throw StyleError(file: file, keyPath: "", message: "expected a JSON object at the top level")
-            }
-            root = object
-        } catch let error as StyleError {
-            throw error
+            document = try JSONValue.parse(bytes)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw StyleError(file: file, keyPath: "", message: "not valid JSON: \(detail)")
+            throw StyleError(file: file, keyPath: "", message: "not valid JSON: \(error.message)")
+        }
+        guard let root = document.object else {
+            throw StyleError(file: file, keyPath: "", message: "expected a JSON object at the top level")
         }
         var reader = Reader(file: file)
         return try reader.apply(root, theme: override, base: base)

@@ -1,4 +1,3 @@
-import Foundation
 import Raster
 import SnapshotRendering
 
@@ -8,15 +7,15 @@ struct Reader {
 
     func fail(_ path: String, _ message: String) -> StyleError { StyleError(file: file, keyPath: path, message: message) }
 
-    mutating func apply(_ root: [String: Any], theme override: Theme?, base: ThumbnailSettings) throws(StyleError) -> ThumbnailSettings {
+    mutating func apply(_ root: [String: JSONValue], theme override: Theme?, base: ThumbnailSettings) throws(StyleError) -> ThumbnailSettings {
         try known(root, "", ["version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar"])
         guard let version = root["version"] else { throw fail("version", "missing (this build reads version \(StyleFile.version))") }
-        guard let found = version as? NSNumber, !isBoolean(version), found.doubleValue == Double(StyleFile.version) else {
+        guard version.number == Double(StyleFile.version) else {
             throw fail("version", "expected \(StyleFile.version), found \(describe(version))")
         }
         var theme = Theme.light
         if let value = root["theme"] {
-            guard let text = value as? String, let parsed = Theme(rawValue: text) else {
+            guard let text = value.string, let parsed = Theme(rawValue: text) else {
                 throw fail("theme", "expected one of \(Theme.allCases.map(\.rawValue)), found \(describe(value))")
             }
             theme = parsed
@@ -30,7 +29,7 @@ struct Reader {
             settings.images = specs + settings.images.filter { $0.role != .thumbnail }
         }
         if let value = root["detail"] {
-            let specs = flag(value) == false ? [] : try images(value, "detail", role: .detail, base: settings.images)
+            let specs = value == .bool(false) ? [] : try images(value, "detail", role: .detail, base: settings.images)
             settings.images = settings.images.filter { $0.role != .detail } + specs
         }
         if let value = root["padding"] { settings.options.paddingFraction = try number(value, "padding") }
@@ -40,21 +39,21 @@ struct Reader {
             let route = try object(value, "route", ["color", "width", "color_by", "band_colors"])
             if let v = route["color"] { style.routeColor = try color(v, "route.color") }
             if let v = route["width"] {
-                if (v as? String) == "road" {
+                if v.string == "road" {
                     style.strokeWidthPoints = nil
                 } else {
-                    guard !(v is String) else { throw fail("route.width", "expected \"road\" or a number of points, found \(describe(v))") }
+                    guard v.string == nil else { throw fail("route.width", "expected \"road\" or a number of points, found \(describe(v))") }
                     style.strokeWidthPoints = try number(v, "route.width")
                 }
             }
             if let v = route["color_by"] {
-                guard let text = v as? String, let coloring = RouteColoring(rawValue: text) else {
+                guard let text = v.string, let coloring = RouteColoring(rawValue: text) else {
                     throw fail("route.color_by", "expected one of \(RouteColoring.allCases.map(\.rawValue)), found \(describe(v))")
                 }
                 style.coloring = coloring
             }
             if let v = route["band_colors"] {
-                guard let list = v as? [Any], RouteColoring.bandCountRange.contains(list.count) else {
+                guard let list = v.array, RouteColoring.bandCountRange.contains(list.count) else {
                     throw fail("route.band_colors", "expected a list of 8 to 10 colours, found \(describe(v))")
                 }
                 var colors: [RGBAColor] = []
@@ -63,7 +62,7 @@ struct Reader {
             }
         }
         if let value = root["casing"] {
-            if flag(value) == false {
+            if value == .bool(false) {
                 style.drawsCasing = false
             } else {
                 let casing = try object(value, "casing", ["color", "extra_width_points"])
@@ -73,7 +72,7 @@ struct Reader {
             }
         }
         if let value = root["grid"] {
-            if flag(value) == false {
+            if value == .bool(false) {
                 style.grid.drawsLines = false
             } else {
                 let grid = try object(value, "grid", ["paper", "minor", "major", "line_width_points", "min_spacing_points"])
@@ -85,7 +84,7 @@ struct Reader {
             }
         }
         if let value = root["markers"] {
-            if flag(value) == false {
+            if value == .bool(false) {
                 style.drawsMarkers = false
             } else {
                 let markers = try object(value, "markers", ["start", "end", "ring", "radius_points", "radius_per_stroke_width"])
@@ -100,7 +99,7 @@ struct Reader {
             }
         }
         if let value = root["scale_bar"] {
-            if flag(value) == false {
+            if value == .bool(false) {
                 style.drawsScaleBar = false
             } else {
                 let bar = try object(value, "scale_bar", ["color", "halo"])
@@ -115,7 +114,7 @@ struct Reader {
     }
 
     /// Sizes of one role; without "scales", the base settings' scales for that role (or @1x).
-    private func images(_ value: Any, _ path: String, role: ImageRole, base: [ImageSpec]) throws(StyleError) -> [ImageSpec] {
+    private func images(_ value: JSONValue, _ path: String, role: ImageRole, base: [ImageSpec]) throws(StyleError) -> [ImageSpec] {
         let spec = try object(value, path, ["width", "height", "scales"])
         guard let width = spec["width"], let height = spec["height"] else { throw fail(path, "needs \"width\" and \"height\" in points") }
         let widthPoints = Int(try number(width, path + ".width", range: 16...8192))
@@ -123,7 +122,7 @@ struct Reader {
         var scales = base.filter { $0.role == role }.map(\.scale)
         if scales.isEmpty { scales = [1] }
         if let list = spec["scales"] {
-            guard let items = list as? [Any], !items.isEmpty, items.count <= 4 else { throw fail(path + ".scales", "expected a list of 1 to 4 scales, found \(describe(list))") }
+            guard let items = list.array, !items.isEmpty, items.count <= 4 else { throw fail(path + ".scales", "expected a list of 1 to 4 scales, found \(describe(list))") }
             scales = []
             for (index, item) in items.enumerated() { scales.append(try number(item, "\(path).scales[\(index)]", range: 0.5...4)) }
             guard Set(scales).count == scales.count else { throw fail(path + ".scales", "lists a scale twice") }
@@ -131,52 +130,35 @@ struct Reader {
         return scales.map { ImageSpec(widthPoints: widthPoints, heightPoints: heightPoints, scale: $0, role: role) }
     }
 
-    private func known(_ object: [String: Any], _ path: String, _ keys: Set<String>) throws(StyleError) {
+    private func known(_ object: [String: JSONValue], _ path: String, _ keys: Set<String>) throws(StyleError) {
         if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
             let at = path.isEmpty ? unknown : path + "." + unknown
             throw fail(at, "unknown key (expected one of \(keys.sorted().joined(separator: ", ")))")
         }
     }
 
-    private func object(_ value: Any, _ path: String, _ keys: Set<String>) throws(StyleError) -> [String: Any] {
-        guard let object = value as? [String: Any] else { throw fail(path, "expected an object, found \(describe(value))") }
+    private func object(_ value: JSONValue, _ path: String, _ keys: Set<String>) throws(StyleError) -> [String: JSONValue] {
+        guard let object = value.object else { throw fail(path, "expected an object, found \(describe(value))") }
         try known(object, path, keys)
         return object
     }
 
-    private func number(_ value: Any, _ path: String, range: ClosedRange<Double>? = nil) throws(StyleError) -> Double {
-        guard let number = value as? NSNumber, !isBoolean(value), number.doubleValue.isFinite else {
+    private func number(_ value: JSONValue, _ path: String, range: ClosedRange<Double>? = nil) throws(StyleError) -> Double {
+        guard let number = value.number, number.isFinite else {
             throw fail(path, "expected a number, found \(describe(value))")
         }
-        if let range, !range.contains(number.doubleValue) {
-            throw fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), found \(number.doubleValue)")
+        if let range, !range.contains(number) {
+            throw fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), found \(number)")
         }
-        return number.doubleValue
+        return number
     }
 
-    /// JSONSerialization gives `true` as an NSNumber too, and on Linux `1 is Bool` holds, so a
-    /// boolean is told apart by its number type ("c", a char).
-    private func isBoolean(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
-    }
-
-    private func flag(_ value: Any) -> Bool? { isBoolean(value) ? (value as? NSNumber)?.boolValue : nil }
-
-    private func color(_ value: Any, _ path: String) throws(StyleError) -> RGBAColor {
-        guard let text = value as? String, let color = RGBAColor(hex: text) else {
+    private func color(_ value: JSONValue, _ path: String) throws(StyleError) -> RGBAColor {
+        guard let text = value.string, let color = RGBAColor(hex: text) else {
             throw fail(path, "expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", found \(describe(value))")
         }
         return color
     }
 
-    private func describe(_ value: Any) -> String {
-        switch value {
-        case let text as String: return "\"\(text)\""
-        case let number as NSNumber: return isBoolean(number) ? (number.boolValue ? "true" : "false") : number.stringValue
-        case is [Any]: return "a list"
-        case is [String: Any]: return "an object"
-        default: return "null"
-        }
-    }
+    private func describe(_ value: JSONValue) -> String { value.description }
 }

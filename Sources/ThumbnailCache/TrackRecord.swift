@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SnapshotRendering
 
 /// What the listing knows about one rendered track: written once per cache key, after its

@@ -144,7 +144,7 @@ enum Benchmark {
     private static func peakMemoryOfRender(_ path: String, work: String) throws -> (seconds: Double, megabytes: Double) {
         let tracksnap = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tracksnap")
         guard FileManager.default.isExecutableFile(atPath: tracksnap.path) else {
-            throw DevToolError("build tracksnap in release first (swift build -c release --product tracksnap)")
+            throw DevToolError("build tracksnap in release first (make release)")
         }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             throw DevToolError("the peak-memory figure needs GNU time (apt-get install time)")

@@ -1,6 +1,6 @@
 import BatchRun
 import FileStore
-import Foundation
+import FoundationEssentials
 import SnapshotRendering
 
 /// The version printed by `--version` and written into render settings.
@@ -37,7 +37,7 @@ enum ExitStatus: Int32 {
             default: return (.unexpected, "\(error)")
             }
         }()
-        FileHandle.standardError.write(Data("tracksnap: error: \(message)\n".utf8))
+        StandardError.write("tracksnap: error: \(message)\n")
         return status
     }
 }

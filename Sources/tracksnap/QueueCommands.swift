@@ -1,6 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BatchRun
 import FileStore
-import Foundation
+import FoundationEssentials
 import HistoryListing
 import JobQueue
 
@@ -16,7 +19,7 @@ enum QueueCommands {
         if !request.quiet {
             var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
             if report.skippedNotTracks > 0 { line += ", \(report.skippedNotTracks) skipped: not a track file name" }
-            FileHandle.standardError.write(Data((line + ")\n").utf8))
+            StandardError.write((line + ")\n"))
         }
         return .success
     }
@@ -51,8 +54,8 @@ enum QueueCommands {
     static func listing(_ configuration: RunConfiguration) throws -> ExitStatus {
         let builder = configuration.makeListing()
         let report = try builder.refresh(prunesBefore: FileStore.nowNanoseconds())
-        FileHandle.standardError.write(
-            Data("tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) job(s) not rendered yet, \(report.pruned) file(s) pruned)\n".utf8))
+        StandardError.write(
+            "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) job(s) not rendered yet, \(report.pruned) file(s) pruned)\n")
         return .success
     }
 

@@ -1,5 +1,5 @@
 import FileStore
-import Foundation
+import FoundationEssentials
 import SnapshotRendering
 
 /// `tracksnap render`: one file in, one PNG out.

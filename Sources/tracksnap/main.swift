@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 // Thin entry: parse, run, map the outcome to an exit code (ExitStatus.swift decides them all).
 let arguments = Array(CommandLine.arguments.dropFirst())
