@@ -1,9 +1,8 @@
-import FoundationEssentials
-
-/// A parsed JSON document, for reading the style file with key paths in every error. Read through
-/// `JSONDecoder` (FoundationEssentials), which tells `true` from `1`; the executable no longer
-/// links Foundation's `JSONSerialization` (and ICU with it) for this one file.
-enum JSONValue: Decodable, Equatable {
+/// A parsed JSON document (RFC 8259), for reading the style file with key paths in every error.
+/// Parsed here, with the line and column of any error: Foundation's `JSONSerialization` would
+/// link Foundation and ICU into the executable for this one small file, and `JSONDecoder` reports
+/// only "The given data was not valid JSON.", with no position.
+enum JSONValue: Equatable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -11,46 +10,13 @@ enum JSONValue: Decodable, Equatable {
     case bool(Bool)
     case null
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: Key.self) {
-            var members: [String: JSONValue] = [:]
-            for key in keyed.allKeys { members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key) }
-            self = .object(members)
-        } else if var list = try? decoder.unkeyedContainer() {
-            var items: [JSONValue] = []
-            while !list.isAtEnd { items.append(try list.decode(JSONValue.self)) }
-            self = .array(items)
-        } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                self = .null
-            } else if let flag = try? single.decode(Bool.self) {
-                self = .bool(flag)
-            } else if let number = try? single.decode(Double.self) {
-                self = .number(number)
-            } else {
-                self = .string(try single.decode(String.self))
-            }
-        }
-    }
-
-    /// Parses a document; the error's text names the position where the parser stopped.
+    /// Parses a whole document (one value, surrounded by white space only).
     static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        } catch let DecodingError.dataCorrupted(context) {
-            let underlying = context.underlyingError.map { "\($0)" } ?? ""
-            throw JSONParseError(message: underlying.isEmpty ? context.debugDescription : "\(context.debugDescription) \(underlying)")
-        } catch {
-            throw JSONParseError(message: "\(error)")
-        }
+        var parser = JSONParser(bytes: bytes)
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.offset == bytes.count else { throw parser.error("expected the end of the document") }
+        return value
     }
 
     /// The members of an object.
@@ -75,8 +41,198 @@ enum JSONValue: Decodable, Equatable {
     }
 }
 
-/// Why a document is not valid JSON.
+/// Why a document is not valid JSON, and where.
 struct JSONParseError: Error {
-    /// The parser's own words, with the position.
+    /// "line L, column C: what was expected, found what".
     var message: String
+}
+
+/// A recursive-descent reader over the document's bytes.
+private struct JSONParser {
+    let bytes: [UInt8]
+    var offset = 0
+    /// Deeper documents are refused (a style file is three levels deep).
+    static let maximumDepth = 64
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// An error at the current offset, with its line and column (1-based, in bytes).
+    func error(_ expected: String) -> JSONParseError {
+        var line = 1, column = 1
+        for byte in bytes[..<min(offset, bytes.count)] {
+            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        let found = offset < bytes.count ? "\"\(String(decoding: [bytes[offset]], as: UTF8.self))\"" : "the end of the file"
+        return JSONParseError(message: "line \(line), column \(column): \(expected), found \(found)")
+    }
+
+    mutating func skipSpace() {
+        while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
+    }
+
+    mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+        skipSpace()
+        guard depth < JSONParser.maximumDepth else { throw error("at most \(JSONParser.maximumDepth) levels of nesting") }
+        guard offset < bytes.count else { throw error("expected a value") }
+        switch bytes[offset] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        default: return .number(try number())
+        }
+    }
+
+    private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+        let expected = Array(word.utf8)
+        guard bytes.count - offset >= expected.count, Array(bytes[offset..<(offset + expected.count)]) == expected else {
+            throw error("expected a value")
+        }
+        offset += expected.count
+        return value
+    }
+
+    private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+        offset += 1
+        var members: [String: JSONValue] = [:]
+        skipSpace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+            offset += 1
+            return .object(members)
+        }
+        while true {
+            skipSpace()
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+            let key = try string()
+            skipSpace()
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw error("expected \":\" after the key") }
+            offset += 1
+            guard members[key] == nil else { throw error("the key \"\(key)\" appears twice") }
+            members[key] = try value(depth: depth + 1)
+            skipSpace()
+            guard offset < bytes.count else { throw error("expected \",\" or \"}\"") }
+            if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
+            guard bytes[offset] == UInt8(ascii: "}") else { throw error("expected \",\" or \"}\"") }
+            offset += 1
+            return .object(members)
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+        offset += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+            offset += 1
+            return .array(items)
+        }
+        while true {
+            items.append(try value(depth: depth + 1))
+            skipSpace()
+            guard offset < bytes.count else { throw error("expected \",\" or \"]\"") }
+            if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
+            guard bytes[offset] == UInt8(ascii: "]") else { throw error("expected \",\" or \"]\"") }
+            offset += 1
+            return .array(items)
+        }
+    }
+
+    /// A string starting at the opening quote; escapes decoded, UTF-8 checked.
+    private mutating func string() throws(JSONParseError) -> String {
+        offset += 1
+        var utf8: [UInt8] = []
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset += 1
+                guard let text = String(validating: utf8, as: UTF8.self) else { throw error("expected UTF-8 text in the string") }
+                return text
+            }
+            guard byte >= 0x20 else { throw error("expected no control characters in a string") }
+            if byte != UInt8(ascii: "\\") {
+                utf8.append(byte)
+                offset += 1
+                continue
+            }
+            offset += 1
+            guard offset < bytes.count else { break }
+            let escape = bytes[offset]
+            offset += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    // A surrogate pair: the low half must follow as another \u escape.
+                    guard bytes.count - offset >= 6, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else {
+                        throw error("expected the second half of a surrogate pair")
+                    }
+                    offset += 2
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error("expected the second half of a surrogate pair") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let character = Unicode.Scalar(scalar) else { throw error("expected a Unicode scalar") }
+                utf8 += Array(String(Character(character)).utf8)
+            default:
+                offset -= 1
+                throw error("expected an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)")
+            }
+        }
+        throw error("expected the closing quote")
+    }
+
+    private mutating func hex4() throws(JSONParseError) -> UInt32 {
+        guard bytes.count - offset >= 4 else { throw error("expected four hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[offset]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("expected four hex digits")
+            }
+            value = value << 4 | digit
+            offset += 1
+        }
+        return value
+    }
+
+    /// A number in JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+    private mutating func number() throws(JSONParseError) -> Double {
+        let start = offset
+        func digits() -> Int {
+            let first = offset
+            while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) { offset += 1 }
+            return offset - first
+        }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+        let integerStart = offset
+        let integerDigits = digits()
+        guard integerDigits > 0 else { offset = start; throw error("expected a value") }
+        guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
+            offset = integerStart
+            throw error("expected no leading zeros")
+        }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+            offset += 1
+            guard digits() > 0 else { throw error("expected digits after the decimal point") }
+        }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
+            offset += 1
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+            guard digits() > 0 else { throw error("expected exponent digits") }
+        }
+        guard let value = Double(String(decoding: bytes[start..<offset], as: UTF8.self)) else { throw error("expected a number") }
+        return value
+    }
 }

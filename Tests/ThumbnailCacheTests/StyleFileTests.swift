@@ -57,4 +57,23 @@ import ThumbnailCache
         #expect(error(#"{"version": 1,"#).hasPrefix("style.json: not valid JSON"))
         #expect(error("[1]") == "style.json: expected a JSON object at the top level")
     }
+
+    /// The style file's JSON reader (no Foundation): errors give line and column.
+    @Test func invalidJSONIsNamedWithLineAndColumn() {
+        #expect(error(#"{"version": 1,"#) == "style.json: not valid JSON: line 1, column 15: expected a key in quotes, found the end of the file")
+        #expect(error("{\"version\": 1,\n  \"theme\": \"dark\" \"padding\": 0.1}") == #"style.json: not valid JSON: line 2, column 19: expected "," or "}", found """#)
+        #expect(error(#"{"version": 01}"#) == #"style.json: not valid JSON: line 1, column 13: expected no leading zeros, found "0""#)
+        #expect(error(#"{"version": 1, "version": 1}"#).hasSuffix(#"the key "version" appears twice, found " ""#))
+        #expect(error(#"{"version": 1} x"#) == #"style.json: not valid JSON: line 1, column 16: expected the end of the document, found "x""#)
+        #expect(error(String(repeating: "[", count: 100)).hasSuffix("at most 64 levels of nesting, found \"[\""))
+        #expect(error("{\"version\": 1, \"theme\": \"da\u{1}rk\"}").contains("expected no control characters in a string"))
+    }
+
+    @Test func stringEscapesAndNumbersFollowTheJSONGrammar() throws {
+        // \u0023 is "#", and a surrogate pair is one scalar; 1e0 and -0.5e+1 are numbers.
+        let style = try settings(##"{"version": 1e0, "route": {"color": "\u0023FF0000", "width": 2.5E0}, "grid": {"paper": "#FFFFFF"}, "padding": 0.05}"##)
+        #expect(style.options.style.routeColor == RGBAColor(red: 255, green: 0, blue: 0))
+        #expect(style.options.style.strokeWidthPoints == 2.5 && style.options.paddingFraction == 0.05)
+        #expect(error(##"{"version": 1, "theme": "\ud83d\ude00"}"##).hasSuffix(#"found "😀""#))
+    }
 }
