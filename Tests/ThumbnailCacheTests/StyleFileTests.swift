@@ -61,7 +61,7 @@ import ThumbnailCache
     /// The style file's JSON reader (no Foundation): errors give line and column.
     @Test func invalidJSONIsNamedWithLineAndColumn() {
         #expect(error(#"{"version": 1,"#) == "style.json: not valid JSON: line 1, column 15: expected a key in quotes, found the end of the file")
-        #expect(error("{\"version\": 1,\n  \"theme\": \"dark\" \"padding\": 0.1}") == #"style.json: not valid JSON: line 2, column 19: expected "," or "}", found """#)
+        #expect(error("{\"version\": 1,\n  \"theme\": \"dark\" \"padding\": 0.1}") == #"style.json: not valid JSON: line 2, column 19: expected "," or "}", found """"#)
         #expect(error(#"{"version": 01}"#) == #"style.json: not valid JSON: line 1, column 13: expected no leading zeros, found "0""#)
         #expect(error(#"{"version": 1, "version": 1}"#).hasSuffix(#"the key "version" appears twice, found " ""#))
         #expect(error(#"{"version": 1} x"#) == #"style.json: not valid JSON: line 1, column 16: expected the end of the document, found "x""#)
