@@ -137,7 +137,10 @@ public enum StrokeRasterizer {
     private static func walk<Piece: StrokePiece, Writer: DistanceWriter>(
         _ piece: Piece, _ writer: Writer, _ pass: Pass, _ width: Int, _ height: Int, _ touched: inout Touched
     ) {
-        let interior = writer.interiorRadius, reach = writer.reach
+        // A cone is thin (the outer side of a gentle turn) and mostly under its bands' fills: its
+        // few inner pixels get their distance in the fringe pass instead of a pass of their own.
+        let interior = Piece.fillsInterior ? writer.interiorRadius : 0, reach = writer.reach
+        if pass == .interior && interior <= 0 { return }
         guard let (firstRow, lastRow) = piece.rows(radius: pass == .interior ? interior : reach, height: height) else { return }
         for row in firstRow...lastRow {
             let yc = Double(row) + 0.5
@@ -188,6 +191,8 @@ public enum StrokeRasterizer {
 
 /// A part of a stroke whose distance is known in closed form (see `rasterize`).
 private protocol StrokePiece {
+    /// Whether the interior pass fills this kind of piece.
+    static var fillsInterior: Bool { get }
     /// The first and last rows (clipped to the mask) with a pixel centre within `radius`.
     func rows(radius: Double, height: Int) -> (Int, Int)?
     /// The x interval on the row through `yc` within `radius`, inside the piece's region.
@@ -206,6 +211,7 @@ private func rowRange(_ low: Double, _ high: Double, _ height: Int) -> (Int, Int
 /// The points of the plane whose nearest point on segment ab is inside it: between the
 /// perpendiculars at a and b. Distance: to the line.
 private struct BandPiece: StrokePiece {
+    static var fillsInterior: Bool { true }
     let a: PixelPoint, b: PixelPoint, ux: Double, uy: Double, length: Double
 
     @inline(__always)
@@ -256,40 +262,44 @@ private struct BandPiece: StrokePiece {
 /// incoming segment and before the start of the outgoing one (q·in ≥ 0, q·out ≤ 0 for q = p − v),
 /// a half-plane at an end of the route, everything for a lone point. Distance: to v.
 private struct ConePiece: StrokePiece {
-    let v: PixelPoint, incoming: PixelPoint?, outgoing: PixelPoint?
+    static var fillsInterior: Bool { false }
+    let v: PixelPoint
+    // The cone as q·c ≥ 0 for up to two vectors c (incoming, and the reverse of outgoing); a
+    // missing one is (0, 0), which every q satisfies. Plain values, no optionals or arrays: this
+    // runs per row.
+    private let c1x: Double, c1y: Double, c2x: Double, c2y: Double
 
     /// Nil for a straight vertex, whose cone is only a line (the bands on both sides cover it).
     @inline(__always)
     init?(_ v: PixelPoint, incoming: PixelPoint?, outgoing: PixelPoint?) {
         if let incoming, let outgoing, incoming.x * outgoing.x + incoming.y * outgoing.y > 1 - 1e-12 { return nil }
         self.v = v
-        self.incoming = incoming
-        self.outgoing = outgoing
+        c1x = incoming?.x ?? 0
+        c1y = incoming?.y ?? 0
+        c2x = -(outgoing?.x ?? 0)
+        c2y = -(outgoing?.y ?? 0)
     }
 
     /// Whether direction w points into the cone.
     @inline(__always)
     private func contains(_ wx: Double, _ wy: Double) -> Bool {
-        if let incoming, wx * incoming.x + wy * incoming.y < -1e-12 { return false }
-        if let outgoing, wx * outgoing.x + wy * outgoing.y > 1e-12 { return false }
-        return true
+        wx * c1x + wy * c1y >= -1e-12 && wx * c2x + wy * c2y >= -1e-12
     }
 
     @inline(__always)
     func rows(radius: Double, height: Int) -> (Int, Int)? {
         // The sector's extent: the vertex, the ends of its boundary rays (perpendicular to the
-        // segments), and the top or bottom of the circle where that direction is inside.
+        // constraint vectors), and the top or bottom of the circle where that direction is inside.
         var low = v.y, high = v.y
-        for direction in [incoming, outgoing] {
-            guard let direction else { continue }
-            for sign in [-1.0, 1.0] {
-                let wx = -direction.y * sign, wy = direction.x * sign
-                if contains(wx, wy) {
-                    low = min(low, v.y + radius * wy)
-                    high = max(high, v.y + radius * wy)
-                }
-            }
+        @inline(__always) func boundary(_ wx: Double, _ wy: Double) {
+            guard wx != 0 || wy != 0, contains(wx, wy) else { return }
+            low = min(low, v.y + radius * wy)
+            high = max(high, v.y + radius * wy)
         }
+        boundary(-c1y, c1x)
+        boundary(c1y, -c1x)
+        boundary(-c2y, c2x)
+        boundary(c2y, -c2x)
         if contains(0, -1) { low = v.y - radius }
         if contains(0, 1) { high = v.y + radius }
         return rowRange(low, high, height)
@@ -302,18 +312,17 @@ private struct ConePiece: StrokePiece {
         guard remaining >= 0 else { return nil }
         let half = remaining.squareRoot()
         var lo = v.x - half, hi = v.x + half
-        // q·c ≥ 0 with c = incoming, and with c = −outgoing.
-        for (constraint, sign) in [(incoming, 1.0), (outgoing, -1.0)] {
-            guard let constraint else { continue }
-            let cx = constraint.x * sign, cy = constraint.y * sign
+        @inline(__always) func limit(_ cx: Double, _ cy: Double) -> Bool {
             if cx > 1e-12 {
                 lo = max(lo, v.x - dy * cy / cx)
             } else if cx < -1e-12 {
                 hi = min(hi, v.x - dy * cy / cx)
             } else if dy * cy < -1e-12 {
-                return nil
+                return false
             }
+            return true
         }
+        guard limit(c1x, c1y), limit(c2x, c2y) else { return nil }
         return lo <= hi ? (lo, hi) : nil
     }
 
