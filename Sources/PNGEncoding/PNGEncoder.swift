@@ -92,7 +92,7 @@ public enum PNGDecoder {
 }
 
 /// The text of a NUL-terminated C message buffer.
-private func cMessage(_ buffer: [CChar]) -> String {
+func cMessage(_ buffer: [CChar]) -> String {
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     return String(decoding: bytes, as: UTF8.self)
 }

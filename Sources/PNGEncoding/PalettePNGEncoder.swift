@@ -33,7 +33,7 @@ public struct PalettePNGEncoder: Sendable {
             }
         }
         guard status == 0, let bytes = buffer.bytes else {
-            throw PNGError(operation: "encode", message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw PNGError(operation: "encode", message: cMessage(message))
         }
         return Array(UnsafeBufferPointer(start: bytes, count: buffer.count))
     }

@@ -34,9 +34,6 @@ public struct IndexedCanvas: Sendable {
     /// The palette index of an opaque colour, adding it when new; nil when the palette is full.
     public mutating func index(of color: RGBAColor) -> UInt8? { palette.index(of: color) }
 
-    /// The colour at a pixel.
-    public func color(x: Int, y: Int) -> RGBAColor { palette[Int(indices[y * width + x])] }
-
     /// The image as an RGBA canvas (tests and tools).
     public func expanded() -> Canvas {
         var canvas = Canvas(width: width, height: height, fill: RGBAColor(red: 0, green: 0, blue: 0))
@@ -47,41 +44,6 @@ public struct IndexedCanvas: Sendable {
             canvas.pixels[pixel * 4 + 2] = color.blue
         }
         return canvas
-    }
-
-    /// Lets `body` paint on an RGBA copy of a rectangle (inclusive bounds, clipped to the canvas),
-    /// then stores the result back as indices. For the small layers (markers, scale bar) that
-    /// existing RGBA painters draw. Returns false, leaving the canvas partly repainted, when the
-    /// result needs more than 256 colours; the caller then draws the image in RGBA.
-    public mutating func paintPatch(minX: Int, minY: Int, maxX: Int, maxY: Int, _ body: (inout Canvas, _ originX: Int, _ originY: Int) -> Void) -> Bool {
-        let left = max(0, minX), top = max(0, minY), right = min(width - 1, maxX), bottom = min(height - 1, maxY)
-        guard left <= right, top <= bottom else { return true }
-        let patchWidth = right - left + 1, patchHeight = bottom - top + 1
-        var patch = Canvas(width: patchWidth, height: patchHeight, fill: RGBAColor(red: 0, green: 0, blue: 0))
-        for y in 0..<patchHeight {
-            for x in 0..<patchWidth {
-                let color = palette[Int(indices[(top + y) * width + left + x])]
-                let target = (y * patchWidth + x) * 4
-                patch.pixels[target] = color.red
-                patch.pixels[target + 1] = color.green
-                patch.pixels[target + 2] = color.blue
-            }
-        }
-        body(&patch, left, top)
-        var last: (key: UInt32, index: UInt8) = (UInt32.max, 0)
-        for y in 0..<patchHeight {
-            for x in 0..<patchWidth {
-                let source = (y * patchWidth + x) * 4
-                let key = UInt32(patch.pixels[source]) | UInt32(patch.pixels[source + 1]) << 8 | UInt32(patch.pixels[source + 2]) << 16
-                if key != last.key {
-                    let color = RGBAColor(red: patch.pixels[source], green: patch.pixels[source + 1], blue: patch.pixels[source + 2])
-                    guard let index = index(of: color) else { return false }
-                    last = (key, index)
-                }
-                indices[(top + y) * width + left + x] = last.index
-            }
-        }
-        return true
     }
 }
 

@@ -34,19 +34,22 @@ public enum IndexedGridPainter {
             guard let index = shade(columnMinor[x], columnMajor[x]) else { return nil }
             template[x] = index
         }
-        var lineRow = [UInt8](repeating: 0, count: width)
+        // Rows differ only by the horizontal line they are on (none, minor or major with snapped
+        // lines): each kind of row is computed once and copied.
+        var rowsByKind: [Int: [UInt8]] = [0: template]
         for y in 0..<height {
             let rowMinor = step(rows.minor[y]), rowMajor = step(rows.major[y])
-            if rowMinor != 0 || rowMajor != 0 {
-                // A row on a horizontal line: the stronger of the two lines at every pixel.
+            let kind = rowMinor * steps + rowMajor
+            if rowsByKind[kind] == nil {
+                var row = [UInt8](repeating: 0, count: width)
                 for x in 0..<width {
                     guard let index = shade(max(columnMinor[x], rowMinor), max(columnMajor[x], rowMajor)) else { return nil }
-                    lineRow[x] = index
+                    row[x] = index
                 }
+                rowsByKind[kind] = row
             }
-            let source = rowMinor != 0 || rowMajor != 0 ? lineRow : template
-            canvas.indices.withUnsafeMutableBufferPointer { indices in
-                source.withUnsafeBufferPointer { row in
+            rowsByKind[kind]!.withUnsafeBufferPointer { row in
+                canvas.indices.withUnsafeMutableBufferPointer { indices in
                     (indices.baseAddress! + y * width).update(from: row.baseAddress!, count: width)
                 }
             }

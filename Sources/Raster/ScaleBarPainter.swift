@@ -38,36 +38,31 @@ public enum ScaleBarPainter {
         return (meters, label)
     }
 
-    /// The rows the bar, its label and their halo take at the bottom of an image (margin
-    /// included); a canvas this tall or taller places the bar identically.
-    public static func heightPixels(style: ScaleBarStyle) -> Int {
-        style.marginPixels + (3 + 1 + BitmapFont.glyphHeightDots + 1) * style.dotPixels + max(1, style.dotPixels) + 1
-    }
-
-    /// The columns from the left edge that the bar, its label and halo can take on an image
-    /// `imageWidth` pixels wide (labels up to 12 characters).
-    public static func widthPixels(style: ScaleBarStyle, imageWidth: Int) -> Int {
-        let dot = style.dotPixels
-        let longest = max(Int((Double(imageWidth) * style.maximumWidthFraction).rounded(.up)), 12 * (BitmapFont.glyphWidthDots + BitmapFont.spacingDots) * dot)
-        return min(imageWidth, style.marginPixels + longest + 2 * max(1, dot) + 2)
-    }
-
-    /// Paints the bar onto `canvas`; returns its label, or nil when nothing fitted. The bar is
-    /// sized for an image `imageWidth` pixels wide (default: the canvas's width), so a canvas
-    /// holding just the image's bottom-left corner (`heightPixels`, `widthPixels`) gets the
-    /// same bar.
+    /// The bar drawn on an RGBA canvas; returns its label, or nil when nothing fitted.
     @discardableResult
-    public static func paint(_ canvas: inout Canvas, groundMetersPerPixel: Double, style: ScaleBarStyle, imageWidth: Int? = nil) -> String? {
-        let imageWidth = imageWidth ?? canvas.width
+    public static func paint(_ canvas: inout Canvas, groundMetersPerPixel: Double, style: ScaleBarStyle) -> String? {
+        guard let bar = masks(width: canvas.width, height: canvas.height, groundMetersPerPixel: groundMetersPerPixel, style: style)
+        else { return nil }
+        Compositor.fill(&canvas, mask: bar.halo, color: style.haloColor)
+        Compositor.fill(&canvas, mask: bar.ink, color: style.color)
+        return bar.label
+    }
+
+    /// The bar and its label as two masks placed on a `width`×`height` image (just around the
+    /// bar): the halo, to blend first with `style.haloColor`, and the ink, with `style.color`.
+    /// Nil when nothing fits. Any canvas kind can composite them (RGBA or palette).
+    public static func masks(
+        width: Int, height: Int, groundMetersPerPixel: Double, style: ScaleBarStyle
+    ) -> (halo: CoverageMask, ink: CoverageMask, label: String)? {
         let dot = style.dotPixels
         let labelHeight = BitmapFont.glyphHeightDots * dot
-        let maximum = Double(imageWidth) * style.maximumWidthFraction
+        let maximum = Double(width) * style.maximumWidthFraction
         guard let choice = choose(groundMetersPerPixel: groundMetersPerPixel, maximumPixels: maximum) else { return nil }
         let barLength = Int((choice.meters / groundMetersPerPixel).rounded())
-        let left = style.marginPixels, bottom = canvas.height - 1 - style.marginPixels
+        let left = style.marginPixels, bottom = height - 1 - style.marginPixels
         let tickHeight = 3 * dot
         let labelTop = bottom - tickHeight - dot - labelHeight
-        guard barLength >= 2 * dot, labelTop - dot >= 0, left + max(barLength, BitmapFont.widthDots(choice.label) * dot) + dot < imageWidth
+        guard barLength >= 2 * dot, labelTop - dot >= 0, left + max(barLength, BitmapFont.widthDots(choice.label) * dot) + dot < width
         else { return nil }
 
         // Solid rectangles on the pixel grid: crisp at every scale, no anti-aliasing needed.
@@ -80,19 +75,16 @@ public enum ScaleBarPainter {
             rectangles.append((left + column * dot, labelTop + row * dot, dot, dot))
         }
         let halo = max(1, dot)
-        // Masks just around the bar and label, placed on the canvas.
         let originX = max(0, left - halo), originY = max(0, labelTop - halo)
-        let right = min(canvas.width - 1, left + max(barLength, BitmapFont.widthDots(choice.label) * dot) + halo)
-        let lowest = min(canvas.height - 1, bottom + halo)
+        let right = min(width - 1, left + max(barLength, BitmapFont.widthDots(choice.label) * dot) + halo)
+        let lowest = min(height - 1, bottom + halo)
         var haloMask = CoverageMask(width: right - originX + 1, height: lowest - originY + 1, originX: originX, originY: originY)
         var inkMask = CoverageMask(width: right - originX + 1, height: lowest - originY + 1, originX: originX, originY: originY)
         for rectangle in rectangles {
             fill(&haloMask, x: rectangle.x - halo, y: rectangle.y - halo, width: rectangle.width + 2 * halo, height: rectangle.height + 2 * halo)
             fill(&inkMask, x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height)
         }
-        Compositor.fill(&canvas, mask: haloMask, color: style.haloColor)
-        Compositor.fill(&canvas, mask: inkMask, color: style.color)
-        return choice.label
+        return (haloMask, inkMask, choice.label)
     }
 
     /// Covers a rectangle given in canvas pixels.

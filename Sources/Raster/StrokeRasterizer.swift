@@ -213,6 +213,8 @@ private func rowRange(_ low: Double, _ high: Double, _ height: Int) -> (Int, Int
 private struct BandPiece: StrokePiece {
     static var fillsInterior: Bool { true }
     let a: PixelPoint, b: PixelPoint, ux: Double, uy: Double, length: Double
+    // Reciprocals, so a row costs multiplications only (0 when the component is ~0).
+    private let inverseUx: Double, inverseUy: Double
 
     @inline(__always)
     init(_ a: PixelPoint, _ b: PixelPoint, direction: PixelPoint) {
@@ -221,6 +223,8 @@ private struct BandPiece: StrokePiece {
         ux = direction.x
         uy = direction.y
         length = (b.x - a.x) * ux + (b.y - a.y) * uy
+        inverseUx = abs(ux) > 1e-12 ? 1 / ux : 0
+        inverseUy = abs(uy) > 1e-12 ? 1 / uy : 0
     }
 
     @inline(__always)
@@ -236,16 +240,16 @@ private struct BandPiece: StrokePiece {
         let py = yc - a.y
         var lo = -Double.infinity, hi = Double.infinity
         // Along the segment: 0 ≤ (x − a.x)·ux + py·uy ≤ length.
-        if abs(ux) > 1e-12 {
-            let start = a.x - py * uy / ux, end = a.x + (length - py * uy) / ux
+        if inverseUx != 0 {
+            let start = a.x - py * uy * inverseUx, end = a.x + (length - py * uy) * inverseUx
             lo = min(start, end)
             hi = max(start, end)
         } else if py * uy < 0 || py * uy > length {
             return nil
         }
         // Across it: |py·ux − (x − a.x)·uy| ≤ radius.
-        if abs(uy) > 1e-12 {
-            let near = a.x + (py * ux - radius) / uy, far = a.x + (py * ux + radius) / uy
+        if inverseUy != 0 {
+            let near = a.x + (py * ux - radius) * inverseUy, far = a.x + (py * ux + radius) * inverseUy
             lo = max(lo, min(near, far))
             hi = min(hi, max(near, far))
         } else if abs(py * ux) > radius {

@@ -35,16 +35,13 @@ extension SnapshotPainter {
                 }
             }
         }
-        if style.drawsScaleBar {
-            let barStyle = scaleBarStyle(options)
-            // The bottom-left corner: the bar is placed from there and sized from the image's
-            // width, so it lands where it would on the whole canvas.
-            let strip = min(height, ScaleBarPainter.heightPixels(style: barStyle))
-            let columns = ScaleBarPainter.widthPixels(style: barStyle, imageWidth: width)
-            let drawn = scratch.canvas.paintPatch(minX: 0, minY: height - strip, maxX: columns - 1, maxY: height - 1) { patch, _, _ in
-                ScaleBarPainter.paint(&patch, groundMetersPerPixel: groundMetersPerPixel(frame), style: barStyle, imageWidth: width)
-            }
-            guard drawn else { return false }
+        if style.drawsScaleBar,
+            let bar = ScaleBarPainter.masks(width: width, height: height, groundMetersPerPixel: groundMetersPerPixel(frame), style: scaleBarStyle(options))
+        {
+            // Solid rectangles (coverage 0 or 1): the palette blends are exact.
+            guard IndexedCompositor.fill(&scratch.canvas, mask: bar.halo, color: style.scaleBarHaloColor),
+                IndexedCompositor.fill(&scratch.canvas, mask: bar.ink, color: style.scaleBarColor)
+            else { return false }
         }
         return true
     }

@@ -16,7 +16,8 @@ public struct RenderedSnapshot: Sendable {
 }
 
 /// The TrackSnap pipeline as a library call: track bytes and options in, PNG bytes and render info
-/// out. Pure apart from the clock: no files, no globals, safe to call from many threads at once.
+/// out. Pure apart from the clock: no files, no globals, safe to call from many threads at once
+/// (each with its own `RenderScratch`, or none).
 ///
 /// ```swift
 /// let snapshot = try SnapshotRenderer.render(trackBytes: bytes, fileName: "run.gpx", options: RenderOptions())
