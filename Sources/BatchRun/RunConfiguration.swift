@@ -23,6 +23,9 @@ public struct RunConfiguration: Sendable {
     public var stopDeadlineSeconds = 20.0
     /// Attempts before a crashing job is quarantined. Default: 3.
     public var maxAttempts = 3
+    /// Whole-run deaths with a job in flight before that job is quarantined (see
+    /// `JobQueue.maxInterruptions`). Default: 6.
+    public var maxRunDeaths = 6
     /// Whether the per-host lock is taken. Default: true. (Off only for tests that show
     /// correctness does not depend on it.)
     public var usesLock = true
@@ -47,6 +50,7 @@ public struct RunConfiguration: Sendable {
     public func makeQueue() -> JobQueue {
         var queue = JobQueue(root: jobsDirectory)
         queue.maxAttempts = maxAttempts
+        queue.maxInterruptions = maxRunDeaths
         queue.settleSeconds = settleSeconds
         queue.version = version
         return queue
@@ -69,6 +73,7 @@ public struct RunConfiguration: Sendable {
         [
             "--jobs", jobsDirectory, "--output", outputDirectory, "--shard", shard.description,
             "--settle", "\(settleSeconds)", "--lease", "\(leaseSeconds)", "--attempts", "\(maxAttempts)",
+            "--run-deaths", "\(maxRunDeaths)",
         ] + styleArguments
     }
 }

@@ -81,11 +81,11 @@ public final class Supervisor {
             try queue.prepare()
             try store.prepare()
             try requeueIfSettingsChanged()
-            let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: store.stagingDirectories)
-            if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of dead workers") }
+            let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: configuration.makeListing().stagingDirectories)
+            if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
             for job in reaped.quarantined {
                 summary.failed += 1
-                record(job: job, failureClass: FailureClass.crash.rawValue, message: "the worker died while processing it \(queue.maxAttempts) times")
+                record(job: job, failureClass: FailureClass.crash.rawValue, message: "the run died \(queue.maxInterruptions) times while it was in flight")
             }
             let ready = try queue.readyJobs(shard: configuration.shard)
             total = ready.ready.count + ready.settling
@@ -216,6 +216,13 @@ public final class Supervisor {
         let signaled = waitStatus & 0x7F != 0 && waitStatus & 0x7F != 0x7F
         let exitCode = (waitStatus >> 8) & 0xFF
         let deliberate = aborting || (stopping && Self.monotonicSeconds() >= stopDeadline)
+        // A SIGKILL this supervisor did not send may be the whole run being killed (kill -9 of the
+        // process group, the OOM killer, a node being drained): give it a moment to reach this
+        // process too, so that the claims are left to the next run's reaper, which does not
+        // blame the jobs, instead of being charged here as crashes.
+        if signaled && waitStatus & 0x7F == SIGKILL && !child.killedForTimeout && !deliberate {
+            usleep(250_000)
+        }
         do {
             let held = try FileStore.listDirectory(queue.layout.running).compactMap(Claim.init(fileName:)).filter {
                 $0.host == queue.identity.host && $0.pid == child.pid
@@ -236,7 +243,8 @@ public final class Supervisor {
                 let failureClass: FailureClass = child.killedForTimeout ? .timeout : .crash
                 let message = child.killedForTimeout
                     ? "ran past the \(Int(configuration.jobTimeoutSeconds)) s job timeout"
-                    : signaled ? "the worker died with signal \(waitStatus & 0x7F)" : "the worker exited with status \(exitCode)"
+                    : signaled ? "the worker crashed on this job (signal \(waitStatus & 0x7F))"
+                    : "the worker exited with status \(exitCode) on this job"
                 try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
                 if claim.attempt >= queue.maxAttempts {
                     summary.failed += 1

@@ -46,6 +46,10 @@ public struct ListingBuilder: Sendable {
     /// Cards per index page. Default: 60.
     public var pageSize = 60
 
+    /// Every folder where the site and the images are staged before renaming: the reaper sweeps
+    /// what a killed run left in them (a detail page's temporary included).
+    public var stagingDirectories: [String] { store.stagingDirectories + [store.root + "/" + SiteWriter.detailDirectory] }
+
     private var catalogPath: String { store.stateDirectory + "/catalog" }
     private var stampPath: String { store.stateDirectory + "/listing" }
     private var cachePath: String { store.stateDirectory + "/listing-cache" }

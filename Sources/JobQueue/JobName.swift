@@ -4,25 +4,31 @@ import ContentHash
 public struct ReadyJob: Sendable, Equatable {
     /// The job's name, without any attempt suffix (the name in done/ and failed/).
     public var name: String
-    /// The file name in new/ (`name` or `name~a<k>`).
+    /// The file name in new/ (`name`, `name~a<k>` or `name~a<k>r<n>`).
     public var fileName: String
     /// Attempts already used (crashes, timeouts, render errors).
     public var previousAttempts: Int
+    /// Whole runs that died while this job was in flight (not charged as attempts).
+    public var interruptions: Int
 
     /// Creates a description of a ready job.
-    public init(name: String, fileName: String, previousAttempts: Int) {
+    public init(name: String, fileName: String, previousAttempts: Int, interruptions: Int = 0) {
         self.name = name
         self.fileName = fileName
         self.previousAttempts = previousAttempts
+        self.interruptions = interruptions
     }
 }
 
-/// A claimed job: `running/NAME~a<k>~<host>~<pid>~<start ticks>`.
+/// A claimed job: `running/NAME~a<k>~<host>~<pid>~<start ticks>`, or `…~a<k>r<n>~…` when n runs
+/// died while it was in flight.
 public struct Claim: Sendable, Equatable {
     /// The job's name.
     public var name: String
     /// This attempt, 1-based.
     public var attempt: Int
+    /// Whole runs that died while this job was in flight before this claim.
+    public var interruptions: Int
     /// The claiming host.
     public var host: String
     /// The claiming process.
@@ -31,9 +37,10 @@ public struct Claim: Sendable, Equatable {
     public var startTicks: UInt64
 
     /// Creates a claim description.
-    public init(name: String, attempt: Int, host: String, pid: Int32, startTicks: UInt64) {
+    public init(name: String, attempt: Int, interruptions: Int = 0, host: String, pid: Int32, startTicks: UInt64) {
         self.name = name
         self.attempt = attempt
+        self.interruptions = interruptions
         self.host = host
         self.pid = pid
         self.startTicks = startTicks
@@ -43,20 +50,19 @@ public struct Claim: Sendable, Equatable {
     public var owner: ProcessIdentity { ProcessIdentity(host: host, pid: pid, startTicks: startTicks) }
 
     /// The file name in running/.
-    public var fileName: String { "\(name)~a\(attempt)~" + owner.fileNameSuffix }
+    public var fileName: String { "\(name)~" + JobName.countsField(attempts: attempt, interruptions: interruptions) + "~" + owner.fileNameSuffix }
 
     /// Parses a running/ file name from the right (a job name may itself contain `~`).
     public init?(fileName: String) {
         let fields = fileName.split(separator: "~", omittingEmptySubsequences: false)
         guard fields.count >= 5 else { return nil }
         let count = fields.count
-        let attemptField = fields[count - 4]
-        guard attemptField.hasPrefix("a"), let attempt = Int(attemptField.dropFirst()), attempt >= 1,
+        guard let counts = JobName.parseCounts(fields[count - 4]), counts.attempts >= 1,
             let owner = ProcessIdentity(fileNameSuffix: fields[(count - 3)...].joined(separator: "~")[...])
         else { return nil }
         self.init(
-            name: fields[..<(count - 4)].joined(separator: "~"), attempt: attempt, host: owner.host, pid: owner.pid,
-            startTicks: owner.startTicks)
+            name: fields[..<(count - 4)].joined(separator: "~"), attempt: counts.attempts, interruptions: counts.interruptions,
+            host: owner.host, pid: owner.pid, startTicks: owner.startTicks)
     }
 }
 
@@ -70,22 +76,37 @@ public enum JobName {
         return [".part", ".partial", ".tmp", ".crdownload"].contains { lower.hasSuffix($0) }
     }
 
-    /// Splits a new/ file name into the job name and the attempts it already used.
+    /// Splits a new/ file name into the job name, the attempts it already used and the runs
+    /// that died while it was in flight.
     public static func parseReady(_ fileName: String) -> ReadyJob {
-        if let marker = fileName.lastIndex(of: "~") {
-            let suffix = fileName[fileName.index(after: marker)...]
-            if suffix.hasPrefix("a"), let attempts = Int(suffix.dropFirst()), attempts >= 0, attempts < 1000,
-                marker != fileName.startIndex
-            {
-                return ReadyJob(name: String(fileName[..<marker]), fileName: fileName, previousAttempts: attempts)
-            }
+        if let marker = fileName.lastIndex(of: "~"), marker != fileName.startIndex,
+            let counts = parseCounts(fileName[fileName.index(after: marker)...])
+        {
+            return ReadyJob(
+                name: String(fileName[..<marker]), fileName: fileName, previousAttempts: counts.attempts, interruptions: counts.interruptions)
         }
         return ReadyJob(name: fileName, fileName: fileName, previousAttempts: 0)
     }
 
-    /// The new/ file name for a job that has used `previousAttempts`.
-    public static func readyFileName(_ name: String, previousAttempts: Int) -> String {
-        previousAttempts <= 0 ? name : "\(name)~a\(previousAttempts)"
+    /// The new/ file name for a job that has used `previousAttempts` and seen `interruptions`.
+    public static func readyFileName(_ name: String, previousAttempts: Int, interruptions: Int = 0) -> String {
+        previousAttempts <= 0 && interruptions <= 0 ? name : name + "~" + countsField(attempts: previousAttempts, interruptions: interruptions)
+    }
+
+    /// `a<k>`, or `a<k>r<n>` when n > 0.
+    static func countsField(attempts: Int, interruptions: Int) -> String {
+        interruptions > 0 ? "a\(attempts)r\(interruptions)" : "a\(attempts)"
+    }
+
+    /// Reads `a<k>` or `a<k>r<n>` (each below 1000); nil for anything else.
+    static func parseCounts(_ field: Substring) -> (attempts: Int, interruptions: Int)? {
+        guard field.hasPrefix("a") else { return nil }
+        let body = field.dropFirst()
+        let parts = body.split(separator: "r", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let attempts = Int(parts[0]), (0..<1000).contains(attempts) else { return nil }
+        guard parts.count == 2 else { return (attempts, 0) }
+        guard let interruptions = Int(parts[1]), (1..<1000).contains(interruptions) else { return nil }
+        return (attempts, interruptions)
     }
 
     /// The sidecar's name in failed/: `NAME.error`, or a shortened name with a hash when that would

@@ -44,6 +44,12 @@ public struct JobQueue: Sendable {
     public let identity: ProcessIdentity
     /// Attempts (crashes, timeouts, render errors) before a job is quarantined. Default: 3.
     public var maxAttempts = 3
+    /// Whole-run deaths with a job in flight (claims found by the reaper, whose run never saw
+    /// them end) before that job is quarantined as what may be killing the runs. A bystander of a
+    /// killed run is not charged an attempt, so this is the only limit on a job that takes the
+    /// whole run down every time (say, by exhausting memory until the OOM killer ends the run).
+    /// Default: 6: a bystander needs six kills landing while it is in flight, a culprit six runs.
+    public var maxInterruptions = 6
     /// A file in new/ modified this recently (and still writable) is not claimed yet. Default: 3 s.
     public var settleSeconds = 3.0
     /// The renderer version written into failure records.
@@ -100,7 +106,7 @@ public struct JobQueue: Sendable {
     /// suffix is quarantined here with class `name`.
     public func claim(_ job: ReadyJob) throws(FileError) -> ClaimOutcome {
         let claim = Claim(
-            name: job.name, attempt: job.previousAttempts + 1, host: identity.host, pid: identity.pid,
+            name: job.name, attempt: job.previousAttempts + 1, interruptions: job.interruptions, host: identity.host, pid: identity.pid,
             startTicks: identity.startTicks)
         let source = layout.new + "/" + job.fileName
         guard claim.fileName.utf8.count <= 255 else {
@@ -142,7 +148,47 @@ public struct JobQueue: Sendable {
             return
         }
         let attempts = countsAsAttempt ? claim.attempt : claim.attempt - 1
-        try FileStore.move(path(of: claim), to: layout.new + "/" + JobName.readyFileName(claim.name, previousAttempts: attempts))
+        try FileStore.move(
+            path(of: claim), to: layout.new + "/" + JobName.readyFileName(claim.name, previousAttempts: attempts, interruptions: claim.interruptions))
+    }
+
+    /// Gives back a claim whose whole run died with it in flight (found by the reaper): no attempt
+    /// is charged, one more interruption is counted, and at `maxInterruptions` the job is
+    /// quarantined. Returns whether it was quarantined.
+    @discardableResult
+    public func returnAfterRunDied(_ claim: Claim, message: String) throws(FileError) -> Bool {
+        let interruptions = claim.interruptions + 1
+        if interruptions >= maxInterruptions {
+            let record = FailureRecord(
+                job: claim.name, failureClass: .crash,
+                message: "\(message); the run died \(interruptions) times while this job was in flight, so the job may be what kills it",
+                attempts: claim.attempt - 1, version: version)
+            try quarantine(path: path(of: claim), name: claim.name, failure: record)
+            return true
+        }
+        try FileStore.move(
+            path(of: claim),
+            to: layout.new + "/" + JobName.readyFileName(claim.name, previousAttempts: claim.attempt - 1, interruptions: interruptions))
+        return false
+    }
+
+    /// Moves quarantined jobs back to new/ with their attempts and interruptions reset and their
+    /// failure records removed (`tracksnap retry`). `names` nil: every job in failed/. Returns the
+    /// names moved; a name not in failed/ is skipped.
+    public func retry(_ names: [String]?) throws(FileError) -> [String] {
+        var candidates = names ?? []
+        if names == nil {
+            candidates = try FileStore.listDirectory(layout.failed).filter { !$0.hasSuffix(".error") && !JobName.isIgnored($0) }
+        }
+        var moved: [String] = []
+        for name in candidates {
+            let job = layout.failed + "/" + name
+            guard FileStore.exists(job), !name.contains("/") else { continue }
+            guard try FileStore.move(job, to: layout.new + "/" + name) else { continue }
+            try FileStore.remove(layout.failed + "/" + JobName.sidecarName(for: name))
+            moved.append(name)
+        }
+        return moved
     }
 
     private func quarantine(path: String, name: String, failure: FailureRecord) throws(FileError) {

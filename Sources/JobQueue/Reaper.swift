@@ -2,9 +2,9 @@ import FileStore
 
 /// What a reaper pass did.
 public struct ReapReport: Sendable, Equatable {
-    /// Stale claims given back to new/ with one more attempt.
+    /// Stale claims given back to new/ (their run died: no attempt charged).
     public var returned: [String] = []
-    /// Stale claims quarantined because they used their last attempt.
+    /// Stale claims quarantined because their runs died `maxInterruptions` times with them in flight.
     public var quarantined: [String] = []
     /// Staging files of dead writers removed.
     public var temporariesRemoved = 0
@@ -14,8 +14,14 @@ public struct ReapReport: Sendable, Equatable {
 }
 
 extension JobQueue {
-    /// Finds claims whose owner is gone and gives them back (as a crashed attempt), then sweeps
-    /// staging files of dead writers from `stagingDirectories` (and tmp/).
+    /// Finds claims whose owner is gone and gives them back, then sweeps staging files of dead
+    /// writers from `stagingDirectories` (and tmp/).
+    ///
+    /// A claim left behind means its whole run died: while a run's supervisor lives, it sees each
+    /// worker that dies and settles that worker's claims itself (an attempt charged to the job
+    /// the worker was rendering). So the reaper charges no attempt, which would blame every job
+    /// in flight for an OOM kill, a reboot or a preemption; it counts an interruption instead, and
+    /// quarantines a job that was in flight at `maxInterruptions` run deaths.
     ///
     /// Stale means: on this host, the pid is gone or now belongs to a process that started later;
     /// from another host, the claim's mtime (the heartbeat) is older than `leaseSeconds`, measured
@@ -27,13 +33,11 @@ extension JobQueue {
             guard let claim = Claim(fileName: fileName), isStale(claim, fileName: fileName, now: fileSystemNow, leaseSeconds: leaseSeconds)
             else { continue }
             let message = claim.host == identity.host
-                ? "the worker (pid \(claim.pid)) died while processing this job"
-                : "the claim from \(claim.host) stopped its heartbeat for more than \(Int(leaseSeconds)) s"
-            if claim.attempt >= maxAttempts {
-                try quarantine(claim, failureClass: .crash, message: "\(message) (\(claim.attempt) attempts)")
+                ? "the run was killed (its worker, pid \(claim.pid), is gone and nothing settled its claim)"
+                : "the run on \(claim.host) stopped its heartbeat for more than \(Int(leaseSeconds)) s"
+            if try returnAfterRunDied(claim, message: message) {
                 report.quarantined.append(claim.name)
             } else {
-                try giveBack(claim, countsAsAttempt: true)
                 report.returned.append(claim.name)
             }
         }

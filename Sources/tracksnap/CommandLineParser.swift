@@ -10,6 +10,7 @@ enum Command {
     case enqueue(EnqueueRequest)
     case run(RunRequest)
     case status(StatusRequest)
+    case retry(RetryRequest)
     case listing(RunConfiguration)
     /// Internal: one worker process of `run` (not in --help; started by the supervisor).
     case worker(RunConfiguration)
@@ -37,6 +38,14 @@ struct RunRequest {
     var json = false
 }
 
+/// `tracksnap retry`.
+struct RetryRequest {
+    /// Job names (as `status` prints them); empty with `all`.
+    var jobs: [String] = []
+    var all = false
+    var jobsDirectory = "Jobs"
+}
+
 /// `tracksnap status`.
 struct StatusRequest {
     var jobsDirectory = "Jobs"
@@ -55,6 +64,7 @@ enum CommandLineParser {
         case "enqueue": return try parseEnqueue(&scanner)
         case "run": return try parseRun(&scanner, environment: environment)
         case "status": return try parseStatus(&scanner)
+        case "retry": return try parseRetry(&scanner)
         case "listing": return try parseListing(&scanner)
         case "__worker": return .worker(try parseWorker(&scanner, environment: environment))
         default: throw UsageError(message: "unknown command '\(first)'")
@@ -187,6 +197,24 @@ enum CommandLineParser {
         return .status(request)
     }
 
+    private static func parseRetry(_ scanner: inout ArgumentScanner) throws -> Command {
+        var request = RetryRequest()
+        while let argument = scanner.next() {
+            switch argument {
+            case "-h", "--help": return .help(topic: "retry")
+            case "--jobs": request.jobsDirectory = try scanner.value()
+            case "--all": request.all = true
+            default:
+                try scanner.refuseOption(argument)
+                request.jobs.append(argument)
+            }
+        }
+        guard request.all != !request.jobs.isEmpty else {
+            throw UsageError(message: request.all ? "retry takes job names or --all, not both" : "retry needs job names or --all")
+        }
+        return .retry(request)
+    }
+
     private static func parseListing(_ scanner: inout ArgumentScanner) throws -> Command {
         var configuration = RunConfiguration()
         var style = StyleChoice()
@@ -236,6 +264,10 @@ enum CommandLineParser {
             let attempts = try scanner.integer("a number of attempts")
             guard (1...100).contains(attempts) else { throw UsageError(message: "--attempts must be between 1 and 100, found \(attempts)") }
             configuration.maxAttempts = attempts
+        case "--run-deaths":
+            let deaths = try scanner.integer("a number of run deaths")
+            guard (1...1000).contains(deaths) else { throw UsageError(message: "--run-deaths must be between 1 and 1000, found \(deaths)") }
+            configuration.maxRunDeaths = deaths
         default: return false
         }
         return true

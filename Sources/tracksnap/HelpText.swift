@@ -6,6 +6,7 @@ enum HelpText {
         case "enqueue": return enqueue
         case "run": return run
         case "status": return status
+        case "retry": return retry
         case "listing": return listing
         default: return overview
         }
@@ -19,6 +20,7 @@ enum HelpText {
           tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
                         [--quiet] [--json]
           tracksnap status [--jobs DIR] [--json]
+          tracksnap retry JOB... | --all [--jobs DIR]
           tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE]
           tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--info]
           tracksnap --help [COMMAND] | --version
@@ -28,6 +30,7 @@ enum HelpText {
           run       Render the queue with a pool of worker processes into OUTPUT/thumbs and refresh
                     OUTPUT/index.html and OUTPUT/index.json. Unchanged tracks are cache hits.
           status    Counts of queued, running, done and failed jobs, and why each failure failed.
+          retry     Put quarantined jobs back in the queue with their attempts reset.
           listing   Rebuild the listing from all finished jobs (the fan-in step after sharded runs).
           render    Draw one track file as a PNG map snapshot.
 
@@ -69,6 +72,25 @@ enum HelpText {
           -h, --help          show this help
         """
 
+    static let retry = """
+        USAGE
+          tracksnap retry JOB... [--jobs DIR]
+          tracksnap retry --all [--jobs DIR]
+
+        Moves the named jobs (as 'tracksnap status' lists them), or every job, from DIR/failed back
+        to DIR/new with their attempts and run deaths reset, and removes their failure records.
+        The next 'tracksnap run' renders them. For after a fix (a new TrackSnap, a repaired
+        file, more memory): a job is quarantined after 3 attempts that crashed or timed out, or
+        after 6 runs that died with it in flight (--attempts, --run-deaths on 'run').
+
+        OPTIONS
+          --jobs DIR    the queue (default Jobs)
+          --all         every quarantined job
+          -h, --help    show this help
+
+        Exit status 2 when a named job is not in DIR/failed (the others are still moved).
+        """
+
     static let enqueue = """
         USAGE
           tracksnap enqueue PATH... [--jobs DIR] [--quiet]
@@ -108,7 +130,11 @@ enum HelpText {
           --json              print {"claimed","rendered","cached","failed","returned","seconds",...}
           --settle S          wait until a dropped-in file is S seconds old (default 3)
           --job-timeout S     kill and retry a job running longer (default 120)
-          --attempts K        quarantine a job after K crashes or timeouts (default 3)
+          --attempts K        quarantine a job after K crashes or timeouts (default 3): a worker
+                              that dies while this run's supervisor lives costs its job an attempt
+          --run-deaths N      quarantine a job after N runs died with it in flight (default 6).
+                              A run killed as a whole (kill -9, the OOM killer, a reboot, a
+                              preemption) costs its jobs no attempt: only this count grows
           --lease S           a claim from another host is stale after S seconds without a
                               heartbeat (default 600)
           --stop-deadline S   after SIGTERM/SIGINT, jobs in flight get S seconds (default 20);
@@ -129,6 +155,7 @@ enum HelpText {
     static let status = """
         USAGE
           tracksnap status [--jobs DIR] [--json]
+          tracksnap retry JOB... | --all [--jobs DIR]
 
         Counts of queued, running, done and failed jobs, and every failure with its class
         (invalid-input, crash, timeout, render, name), message and attempts. --json prints

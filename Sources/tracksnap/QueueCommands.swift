@@ -32,6 +32,18 @@ enum QueueCommands {
         return outcome.isTemporaryFailure ? .temporary : .success
     }
 
+    static func retry(_ request: RetryRequest) throws -> ExitStatus {
+        let queue = JobQueue(root: request.jobsDirectory)
+        guard FileStore.exists(queue.layout.new), FileStore.exists(queue.layout.failed) else {
+            throw UsageError(message: "no job queue at '\(request.jobsDirectory)' (create one with 'tracksnap enqueue')")
+        }
+        let moved = try queue.retry(request.all ? nil : request.jobs)
+        let missing = request.all ? [] : request.jobs.filter { !moved.contains($0) }
+        for name in missing { StandardError.write("tracksnap: retry: no quarantined job named \(name.debugDescription) in \(queue.layout.failed)\n") }
+        StandardError.write("tracksnap: \(moved.count) job(s) back in the queue with their attempts reset; 'tracksnap run' renders them\n")
+        return missing.isEmpty ? .success : .usage
+    }
+
     static func status(_ request: StatusRequest) throws -> ExitStatus {
         let queue = JobQueue(root: request.jobsDirectory)
         guard FileStore.exists(queue.layout.root) else {

@@ -22,6 +22,8 @@ do {
         status = try QueueCommands.run(request)
     case .status(let request):
         status = try QueueCommands.status(request)
+    case .retry(let request):
+        status = try QueueCommands.retry(request)
     case .listing(let configuration):
         status = try QueueCommands.listing(configuration)
     case .worker(let configuration):

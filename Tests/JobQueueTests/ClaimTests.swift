@@ -16,6 +16,12 @@ import Testing
         #expect(JobName.parseReady("run.gpx~a2") == ReadyJob(name: "run.gpx", fileName: "run.gpx~a2", previousAttempts: 2))
         #expect(JobName.readyFileName("run.gpx", previousAttempts: 0) == "run.gpx")
         #expect(JobName.readyFileName("run.gpx", previousAttempts: 1) == "run.gpx~a1")
+        #expect(JobName.readyFileName("run.gpx", previousAttempts: 0, interruptions: 2) == "run.gpx~a0r2")
+        #expect(JobName.parseReady("run.gpx~a1r3") == ReadyJob(name: "run.gpx", fileName: "run.gpx~a1r3", previousAttempts: 1, interruptions: 3))
+        // Not a counts field: part of the name.
+        #expect(JobName.parseReady("run~a1rx.gpx").name == "run~a1rx.gpx" && JobName.parseReady("x~a1r0").name == "x~a1r0")
+        let interrupted = Claim(name: "r.gpx", attempt: 2, interruptions: 5, host: "h", pid: 9, startTicks: 3)
+        #expect(interrupted.fileName == "r.gpx~a2r5~h~9~3" && Claim(fileName: interrupted.fileName) == interrupted)
     }
 
     @Test func claimMovesTheJobAndALostRaceIsNil() throws {

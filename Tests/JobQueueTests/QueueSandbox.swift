@@ -5,7 +5,7 @@ import JobQueue
 /// A fresh queue in a temporary folder.
 struct QueueSandbox {
     let root: String
-    let queue: JobQueue
+    var queue: JobQueue
 
     init(settleSeconds: Double = 0) throws {
         root = NSTemporaryDirectory() + "tracksnap-queue-\(UUID().uuidString)"

@@ -13,13 +13,52 @@ import Testing
         return process.processIdentifier
     }
 
-    @Test func aClaimOfADeadProcessGoesBackWithOneMoreAttempt() throws {
+    /// A claim left behind means the whole run died (its supervisor settles the claims of every
+    /// worker that dies while it lives): the job is not charged an attempt, one interruption is
+    /// counted instead.
+    @Test func aClaimOfADeadRunGoesBackWithoutAnAttemptAndOneMoreInterruption() throws {
         let sandbox = try QueueSandbox()
         let claim = Claim(name: "orphan.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
         try FileStore.writeAtomically(Array("x".utf8), to: sandbox.queue.layout.running + "/" + claim.fileName)
         let report = try sandbox.queue.reap(leaseSeconds: 600)
         #expect(report.returned == ["orphan.gpx"])
-        #expect(try sandbox.names(sandbox.queue.layout.new) == ["orphan.gpx~a1"])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == ["orphan.gpx~a0r1"])
+        // Claimed again, it is still its first attempt; a second run death makes r2.
+        let ready = try sandbox.queue.readyJobs().ready
+        #expect(ready == [ReadyJob(name: "orphan.gpx", fileName: "orphan.gpx~a0r1", previousAttempts: 0, interruptions: 1)])
+        guard case .claimed(let again) = try sandbox.queue.claim(ready[0]) else { Issue.record("not claimed"); return }
+        #expect(again.attempt == 1 && again.interruptions == 1)
+        let dead = Claim(name: again.name, attempt: again.attempt, interruptions: again.interruptions, host: again.host, pid: try deadPid(), startTicks: 1)
+        try FileStore.move(sandbox.queue.path(of: again), to: sandbox.queue.layout.running + "/" + dead.fileName)
+        _ = try sandbox.queue.reap(leaseSeconds: 600)
+        #expect(try sandbox.names(sandbox.queue.layout.new) == ["orphan.gpx~a0r2"])
+    }
+
+    @Test func aJobInFlightAtTooManyRunDeathsIsQuarantinedWithThatReason() throws {
+        var sandbox = try QueueSandbox()
+        sandbox.queue.maxInterruptions = 4
+        let claim = Claim(name: "oom.gpx", attempt: 2, interruptions: 3, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
+        try FileStore.writeAtomically([], to: sandbox.queue.layout.running + "/" + claim.fileName)
+        #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined == ["oom.gpx"])
+        let failure = try #require(try QueueStatus.read(sandbox.queue).failed.first)
+        #expect(failure.failureClass == "crash" && failure.attempts == 1)
+        #expect(failure.message.contains("the run was killed") && failure.message.contains("died 4 times while this job was in flight"), "\(failure.message)")
+    }
+
+    @Test func retryPutsQuarantinedJobsBackWithTheirCountsReset() throws {
+        var sandbox = try QueueSandbox()
+        sandbox.queue.maxInterruptions = 1
+        for name in ["a.gpx", "b.gpx"] {
+            let claim = Claim(name: name, attempt: 3, interruptions: 0, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
+            try FileStore.writeAtomically([], to: sandbox.queue.layout.running + "/" + claim.fileName)
+        }
+        #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined.sorted() == ["a.gpx", "b.gpx"])
+        #expect(try sandbox.queue.retry(["b.gpx", "missing.gpx"]) == ["b.gpx"])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == ["b.gpx"])
+        #expect(try sandbox.names(sandbox.queue.layout.failed) == ["a.gpx", "a.gpx.error"])
+        #expect(try sandbox.queue.retry(nil) == ["a.gpx"])
+        #expect(try sandbox.names(sandbox.queue.layout.failed) == [])
+        #expect(try sandbox.queue.readyJobs().ready.allSatisfy { $0.previousAttempts == 0 && $0.interruptions == 0 })
     }
 
     @Test func aReusedPidWithAnotherStartTimeIsStale() throws {
@@ -31,6 +70,7 @@ import Testing
         try FileStore.writeAtomically([], to: sandbox.queue.layout.running + "/" + live.fileName)
         let report = try sandbox.queue.reap(leaseSeconds: 600)
         #expect(report.returned == ["reused.gpx"])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == ["reused.gpx~a1r1"])
         #expect(try sandbox.names(sandbox.queue.layout.running) == [live.fileName])
     }
 
@@ -44,13 +84,12 @@ import Testing
         #expect(try sandbox.queue.reap(leaseSeconds: 600).returned == ["remote.gpx"])
     }
 
-    @Test func aClaimOnItsLastAttemptIsQuarantinedAsACrash() throws {
+    @Test func aClaimOnItsLastAttemptIsNotBlamedForItsRunDying() throws {
         let sandbox = try QueueSandbox()
-        let claim = Claim(name: "poison.gpx", attempt: 3, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
+        let claim = Claim(name: "unlucky.gpx", attempt: 3, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
         try FileStore.writeAtomically([], to: sandbox.queue.layout.running + "/" + claim.fileName)
-        #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined == ["poison.gpx"])
-        let failure = try #require(try QueueStatus.read(sandbox.queue).failed.first)
-        #expect(failure.failureClass == "crash" && failure.attempts == 3)
+        #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined == [])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == ["unlucky.gpx~a2r1"])
     }
 
     @Test func temporariesOfDeadWritersAreSweptAndLiveOnesKept() throws {
