@@ -46,6 +46,19 @@ public struct RunConfiguration: Sendable {
     /// The number of online cores (at least 1).
     public static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
+    /// Why the queue and output folders cannot be used together, or nil: an output folder inside
+    /// the queue would be taken for jobs (the site's files moved into failed/), and a queue inside
+    /// the output folder would be served to the world with every private track in it.
+    public var foldersProblem: String? {
+        let jobs = ArchiveEnqueuer.absolute(jobsDirectory), output = ArchiveEnqueuer.absolute(outputDirectory)
+        if jobs == output { return "the queue and the output folder are the same folder ('\(jobsDirectory)')" }
+        if output.hasPrefix(jobs + "/") { return "the output folder '\(outputDirectory)' is inside the queue '\(jobsDirectory)'; put it beside it" }
+        if jobs.hasPrefix(output + "/") {
+            return "the queue '\(jobsDirectory)' is inside the output folder '\(outputDirectory)', which a web server publishes; put it beside it"
+        }
+        return nil
+    }
+
     /// The queue this configuration names, for this process.
     public func makeQueue() -> JobQueue {
         var queue = JobQueue(root: jobsDirectory)

@@ -12,12 +12,16 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var operation: String
     /// The `errno` value.
     public var code: Int32
+    /// Words that say more than `strerror(code)` would ("not a regular file: a FIFO"); nil: the
+    /// system's message.
+    public var reason: String?
 
     /// Creates an error from the current `errno` (or `code`).
-    public init(_ operation: String, _ path: String, code: Int32 = errno) {
+    public init(_ operation: String, _ path: String, code: Int32 = errno, reason: String? = nil) {
         self.operation = operation
         self.path = path
         self.code = code
+        self.reason = reason
     }
 
     /// Whether the failure is environmental and may pass (disk full, quota, read-only, I/O error):
@@ -29,6 +33,6 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// "cannot open runs/a.gpx: No such file or directory".
     public var description: String {
-        "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+        "cannot \(operation) \(path): \(reason ?? String(cString: strerror(code)))"
     }
 }

@@ -13,8 +13,24 @@ public struct FileStatus: Sendable, Equatable {
     public var modificationNanoseconds: Int64
     /// Inode number.
     public var inode: UInt64
+    /// The device holding the file (with `inode`, the file's identity).
+    public var device: UInt64
     /// Permission bits and file type (`st_mode`).
     public var mode: UInt32
+
+    /// What kind of file this is, in words: "a directory", "a FIFO", "a character device", ….
+    public var kindDescription: String {
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): return "a regular file"
+        case UInt32(S_IFDIR): return "a directory"
+        case UInt32(S_IFIFO): return "a FIFO"
+        case UInt32(S_IFCHR): return "a character device"
+        case UInt32(S_IFBLK): return "a block device"
+        case UInt32(S_IFSOCK): return "a socket"
+        case UInt32(S_IFLNK): return "a symbolic link"
+        default: return "an unknown kind of file"
+        }
+    }
 
     /// Whether the path is a regular file (symbolic links are not followed by `lstat`).
     public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
@@ -29,6 +45,7 @@ public struct FileStatus: Sendable, Equatable {
         sizeBytes = Int(info.st_size)
         modificationNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         inode = UInt64(info.st_ino)
+        device = UInt64(info.st_dev)
         mode = UInt32(info.st_mode)
     }
 }

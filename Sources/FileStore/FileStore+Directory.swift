@@ -56,10 +56,11 @@ extension FileStore {
 
     /// Copies a regular file to a new file (`O_EXCL`), checking every write and fsyncing it.
     /// On failure the partial copy is removed.
-    public static func copyFile(_ source: String, to destination: String, permissions: mode_t = 0o444) throws(FileError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw FileError("open", source) }
+    public static func copyFile(_ source: String, to destination: String, permissions: mode_t = 0o444, maximumBytes: Int = Int.max) throws(FileError) {
+        // Only a regular file within the limit: /dev/zero or a FIFO would copy (or wait) forever.
+        let (input, size) = try openRegularFile(source, maximumBytes: maximumBytes)
         defer { close(input) }
+        var copiedBytes = 0
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard output >= 0 else { throw FileError("create", destination) }
         var failure: FileError? = nil
@@ -72,6 +73,11 @@ extension FileStore {
                 break
             }
             if count == 0 { break }
+            copiedBytes += count
+            if copiedBytes > max(size, 0) && copiedBytes > maximumBytes {
+                failure = FileError("read", source, code: EFBIG, reason: "the file grew past the \(maximumBytes)-byte input limit while being copied")
+                break
+            }
             var written = 0
             while written < count {
                 let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }

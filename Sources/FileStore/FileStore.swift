@@ -34,16 +34,18 @@ public enum FileStore {
     /// Opens a regular file for reading and returns its descriptor (the caller closes it) and size;
     /// refuses directories and files larger than `maximumBytes`.
     static func openRegularFile(_ path: String, maximumBytes: Int) throws(FileError) -> (descriptor: Int32, size: Int) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever, before fstat
+        // could say it is not a file. (It changes nothing for reading a regular file.)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileError("open", path) }
         var info = stat()
         var failure: FileError?
         if fstat(descriptor, &info) != 0 {
             failure = FileError("stat", path)
         } else if (info.st_mode & S_IFMT) != S_IFREG {
-            failure = FileError("read", path, code: EISDIR)
+            failure = FileError("read", path, code: EINVAL, reason: "not a regular file (\(FileStatus(info).kindDescription))")
         } else if Int(info.st_size) > maximumBytes {
-            failure = FileError("read", path, code: EFBIG)
+            failure = FileError("read", path, code: EFBIG, reason: "the file has \(info.st_size) bytes, more than the \(maximumBytes)-byte input limit")
         }
         if let failure {
             close(descriptor)

@@ -10,6 +10,25 @@ public struct EnqueueReport: Sendable, Equatable {
     public var skippedNotTracks = 0
     /// Of `queued`, how many were copied rather than hard-linked.
     public var copied = 0
+    /// TrackSnap output folders found in the archive and not descended into (their index.json
+    /// would be queued as a GeoJSON track that fails every night).
+    public var skippedOutputFolders: [String] = []
+    /// Files and folders that could not be queued, with the reason; the rest were queued.
+    public var skipped: [Skip] = []
+
+    /// A path not queued, and why.
+    public struct Skip: Sendable, Equatable {
+        /// The file or folder.
+        public var path: String
+        /// Why, in words ("not a regular file (a FIFO)", "cannot open …: Permission denied").
+        public var reason: String
+
+        /// Creates a record of a skipped path.
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+    }
 
     /// An empty report.
     public init() {}
@@ -25,6 +44,9 @@ public struct ArchiveEnqueuer: Sendable {
 
     /// The queue.
     public let queue: JobQueue
+    /// Larger files are not queued (the readers' input limit, applied here too so that a huge
+    /// file is not copied only to be refused). Default: 1 GiB.
+    public var maximumFileBytes = 1 << 30
 
     /// An enqueuer for `queue`.
     public init(queue: JobQueue) {
@@ -49,17 +71,31 @@ public struct ArchiveEnqueuer: Sendable {
             guard let status = try FileStore.statusFollowingLinks(path) else { throw FileError("find", path, code: 2) }
             var files: [(String, FileStatus)] = []
             if status.isDirectory {
-                try Self.walk(Self.absolute(path), skipping: queueRoot, into: &files, report: &report)
-            } else {
+                Self.walk(Self.absolute(path), skipping: queueRoot, into: &files, report: &report)
+            } else if status.isRegularFile {
                 files.append((Self.absolute(path), status))
+            } else {
+                report.skipped.append(EnqueueReport.Skip(path: path, reason: "not a regular file (\(status.kindDescription))"))
             }
             for (file, status) in files {
+                if status.sizeBytes > maximumFileBytes {
+                    report.skipped.append(EnqueueReport.Skip(path: file, reason: "\(status.sizeBytes) bytes, more than the \(maximumFileBytes)-byte input limit"))
+                    continue
+                }
                 let jobName = JobName.forArchiveFile(absolutePath: file)
                 if let entry = index.isUnchanged(path: file, status: status), entry.jobName == jobName, jobExists(jobName) {
                     report.unchanged += 1
                     continue
                 }
-                if try stage(file, status: status, jobName: jobName, now: now) { report.copied += 1 }
+                do {
+                    if try stage(file, status: status, jobName: jobName, now: now) { report.copied += 1 }
+                } catch where error.path == file || !error.isEnvironmental {
+                    // One unreadable file (permissions, an I/O error on a bad sector) must not keep
+                    // the rest of the archive out, nor make cron retry forever. A full or
+                    // read-only queue (an error on the queue's side) still stops with 75.
+                    report.skipped.append(EnqueueReport.Skip(path: file, reason: error.description))
+                    continue
+                }
                 index.record(path: file, status: status, jobName: jobName)
                 report.queued += 1
             }
@@ -84,7 +120,7 @@ public struct ArchiveEnqueuer: Sendable {
         var copied = false
         let linked = isRecent ? false : try FileStore.hardLink(file, to: staged)
         if !linked {
-            try FileStore.copyFile(file, to: staged, permissions: 0o444)
+            try FileStore.copyFile(file, to: staged, permissions: 0o444, maximumBytes: maximumFileBytes)
             copied = true
         }
         do {
@@ -97,20 +133,31 @@ public struct ArchiveEnqueuer: Sendable {
     }
 
     /// Collects track files under `directory`: dot-prefixed names are skipped, symbolic links to
-    /// files are followed, symbolic links to folders are not (no cycles), nor is the queue itself.
-    private static func walk(_ directory: String, skipping queueRoot: String, into files: inout [(String, FileStatus)], report: inout EnqueueReport)
-        throws(FileError)
-    {
+    /// files are followed, symbolic links to folders are not (no cycles), nor is the queue itself,
+    /// nor a TrackSnap output folder (one holding `.tracksnap/records`). A folder or file that
+    /// cannot be read is recorded in the report and the walk goes on.
+    private static func walk(_ directory: String, skipping queueRoot: String, into files: inout [(String, FileStatus)], report: inout EnqueueReport) {
         guard directory != queueRoot else { return }
-        for name in try FileStore.listDirectory(directory).sorted() where !name.hasPrefix(".") {
+        if FileStore.exists(directory + "/.tracksnap/records") {
+            report.skippedOutputFolders.append(directory)
+            return
+        }
+        let names: [String]
+        do {
+            names = try FileStore.listDirectory(directory).sorted()
+        } catch {
+            report.skipped.append(EnqueueReport.Skip(path: directory, reason: error.description))
+            return
+        }
+        for name in names where !name.hasPrefix(".") {
             let path = directory + "/" + name
-            guard var status = try FileStore.status(path) else { continue }
+            guard var status = (try? FileStore.status(path)) ?? nil else { continue }
             if status.isDirectory {
-                try walk(path, skipping: queueRoot, into: &files, report: &report)
+                walk(path, skipping: queueRoot, into: &files, report: &report)
                 continue
             }
             if status.isSymbolicLink {
-                guard let target = try FileStore.statusFollowingLinks(path), target.isRegularFile else { continue }
+                guard let target = (try? FileStore.statusFollowingLinks(path)) ?? nil, target.isRegularFile else { continue }
                 status = target
             }
             guard status.isRegularFile else { continue }

@@ -179,6 +179,7 @@ enum CommandLineParser {
         }
         try style.apply(to: &request.configuration)
         if let problem = request.configuration.settings.validationProblem() { throw UsageError(message: problem) }
+        if let problem = request.configuration.foldersProblem { throw UsageError(message: "run: " + problem) }
         return .run(request)
     }
 
@@ -226,6 +227,7 @@ enum CommandLineParser {
             throw UsageError(message: "listing takes no positional arguments, found '\(argument)'")
         }
         try style.apply(to: &configuration)
+        if let problem = configuration.foldersProblem { throw UsageError(message: "listing: " + problem) }
         return .listing(configuration)
     }
 

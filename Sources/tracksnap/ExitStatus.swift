@@ -12,7 +12,8 @@ enum TrackSnapVersion {
 enum ExitStatus: Int32 {
     /// Everything asked for was done.
     case success = 0
-    /// Something unexpected failed (a bug, or an error with no better class).
+    /// Something unexpected failed (a bug, or an error with no better class), or `enqueue` could
+    /// not queue some of the files (it says which and why, and queues the rest).
     case unexpected = 1
     /// The command line or configuration is wrong.
     case usage = 2

@@ -39,7 +39,8 @@ enum HelpText {
 
         EXIT STATUS
           0   success (for run: every job done or quarantined)
-          1   unexpected failure
+          1   unexpected failure; for enqueue: some files could not be queued (each is named, the
+              rest are queued)
           2   bad command line or configuration
           65  render: the input is not a readable track (the message names the file, format and position)
           75  temporary failure, retry later: another run holds the queue's lock, the disk is full or

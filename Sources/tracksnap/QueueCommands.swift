@@ -6,6 +6,7 @@ import FileStore
 import FoundationEssentials
 import HistoryListing
 import JobQueue
+import SnapshotRendering
 
 /// `enqueue`, `run`, `status`, `listing` and the internal worker: wiring only; the work is in
 /// JobQueue, BatchRun and HistoryListing.
@@ -15,13 +16,23 @@ enum QueueCommands {
             throw UsageError(message: "enqueue: no such file or folder '\(path)'")
         }
         let queue = JobQueue(root: request.jobsDirectory)
-        let report = try ArchiveEnqueuer(queue: queue).enqueue(request.paths)
-        if !request.quiet {
+        var enqueuer = ArchiveEnqueuer(queue: queue)
+        enqueuer.maximumFileBytes = RenderOptions().limits.maximumInputBytes
+        let report = try enqueuer.enqueue(request.paths)
+        for folder in report.skippedOutputFolders where !request.quiet {
+            StandardError.write("tracksnap: enqueue: skipped \(folder.debugDescription): a TrackSnap output folder\n")
+        }
+        for skip in report.skipped {
+            StandardError.write("tracksnap: enqueue: skipped \(skip.path.debugDescription): \(skip.reason)\n")
+        }
+        if !request.quiet || !report.skipped.isEmpty {
             var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
             if report.skippedNotTracks > 0 { line += ", \(report.skippedNotTracks) skipped: not a track file name" }
+            if !report.skipped.isEmpty { line += ", \(report.skipped.count) not queued: see above" }
             StandardError.write((line + ")\n"))
         }
-        return .success
+        // The rest is queued; the exit status still tells cron that something was left out.
+        return report.skipped.isEmpty ? .success : .unexpected
     }
 
     static func run(_ request: RunRequest) throws -> ExitStatus {

@@ -5,6 +5,16 @@ import SnapshotRendering
 /// `tracksnap render`: one file in, one PNG out.
 enum RenderCommand {
     static func run(_ request: RenderRequest) throws -> ExitStatus {
+        // The output replaces its path atomically: were it the input (or a link to it), the track
+        // would be gone.
+        if let input = try FileStore.statusFollowingLinks(request.input), let output = try FileStore.statusFollowingLinks(request.output),
+            input.device == output.device, input.inode == output.inode
+        {
+            throw UsageError(message: "render: the output '\(request.output)' is the input file; choose another name for the PNG")
+        }
+        if !request.output.lowercased().hasSuffix(".png") {
+            StandardError.write("tracksnap: warning: '\(request.output)' does not end in .png, but a PNG is what is written\n")
+        }
         let snapshot: RenderedSnapshot
         do {
             // Decode in its own step so the file's bytes are released before rendering.

@@ -72,4 +72,43 @@ import Testing
         #expect(!status.isWritable)
         #expect(try queue.readyJobs().ready.count == 1)
     }
+
+    // Issue 12, items 5, 6 and 9.
+
+    @Test func specialFilesAreRefusedAndTheRestQueued() throws {
+        let sandbox = try QueueSandbox()
+        let archive = try makeArchive(sandbox)
+        let fifo = sandbox.root + "/waiting.gpx"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Before: /dev/zero was copied until the disk filled, and the FIFO hung enqueue forever.
+        let report = try ArchiveEnqueuer(queue: sandbox.queue).enqueue([fifo, "/dev/zero", archive])
+        #expect(report.skipped == [
+            EnqueueReport.Skip(path: fifo, reason: "not a regular file (a FIFO)"),
+            EnqueueReport.Skip(path: "/dev/zero", reason: "not a regular file (a character device)"),
+        ])
+        #expect(report.queued == 4)
+        #expect(try sandbox.names(sandbox.queue.layout.tmp) == [])
+    }
+
+    @Test func aFileOverTheInputLimitIsNotQueued() throws {
+        let sandbox = try QueueSandbox()
+        let archive = try makeArchive(sandbox)
+        try FileStore.writeAtomically([UInt8](repeating: 0x20, count: 5_000), to: archive + "/big.gpx")
+        var enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        enqueuer.maximumFileBytes = 4_096
+        let report = try enqueuer.enqueue([archive])
+        #expect(report.skipped == [EnqueueReport.Skip(path: archive + "/big.gpx", reason: "5000 bytes, more than the 4096-byte input limit")])
+        #expect(report.queued == 4)
+    }
+
+    @Test func aTrackSnapOutputFolderInTheArchiveIsNotQueued() throws {
+        let sandbox = try QueueSandbox()
+        let archive = try makeArchive(sandbox)
+        // `enqueue .` in a folder that also holds the site: its index.json looks like GeoJSON.
+        try FileStore.createDirectories([archive + "/Output/.tracksnap/records"])
+        try FileStore.writeAtomically(Array(#"{"type": "FeatureCollection"}"#.utf8), to: archive + "/Output/index.json")
+        let report = try ArchiveEnqueuer(queue: sandbox.queue).enqueue([archive])
+        #expect(report.skippedOutputFolders == [archive + "/Output"])
+        #expect(report.queued == 4)
+    }
 }

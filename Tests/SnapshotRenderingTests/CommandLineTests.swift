@@ -80,4 +80,65 @@ private let workDirectory: String = {
         let version = try tracksnap(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("tracksnap "))
     }
+
+    // Issue 12, items 5, 9 and 10.
+
+    @Test func renderRefusesToWriteOverItsInput() throws {
+        let input = workDirectory + "/own-input.gpx"
+        try? FileManager.default.removeItem(atPath: input)
+        try FileManager.default.copyItem(atPath: fixturePath("gpx11-basic.gpx"), toPath: input)
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let link = workDirectory + "/own-input-link.gpx"
+        try? FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: input)
+        for output in [input, link] {
+            let result = try tracksnap(["render", input, "-o", output])
+            #expect(result.status == 2 && result.stderr.contains("is the input file"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+        let jpeg = try tracksnap(["render", input, "-o", workDirectory + "/picture.jpg"])
+        #expect(jpeg.status == 0 && jpeg.stderr.contains("does not end in .png"), "\(jpeg.stderr)")
+    }
+
+    @Test func runRefusesAnOutputFolderInsideTheQueueAndTheReverse() throws {
+        let jobs = workDirectory + "/nesting/Jobs"
+        for (queue, output) in [(jobs, jobs + "/site"), (workDirectory + "/nesting/Output/Jobs", workDirectory + "/nesting/Output"), (jobs, jobs)] {
+            for command in ["run", "listing"] {
+                let result = try tracksnap([command, "--jobs", queue, "--output", output])
+                #expect(result.status == 2 && result.stderr.contains("folder"), "\(command) \(queue) \(output): \(result.stderr)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: jobs))
+    }
+
+    /// As an unprivileged user (root reads everything), one unreadable file and one unreadable
+    /// folder: the rest is queued, each is named, and the exit status is 1 (not 75, which made
+    /// cron retry forever, and not an abort that queued nothing).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func enqueueSkipsWhatItCannotReadAndQueuesTheRest() throws {
+        let root = workDirectory + "/unreadable"
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root + "/archive/locked", withIntermediateDirectories: true)
+        for name in ["a.gpx", "secret.gpx", "locked/b.gpx"] {
+            try FileManager.default.copyItem(atPath: fixturePath("gpx11-basic.gpx"), toPath: root + "/archive/" + name)
+        }
+        chmod(root, 0o777)
+        chmod(root + "/archive/secret.gpx", 0)
+        chmod(root + "/archive/locked", 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/tracksnap").path
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "enqueue", root + "/archive", "--jobs", root + "/Jobs"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("secret.gpx") && stderr.contains("locked") && stderr.contains("Permission denied"), "\(stderr)")
+        #expect(stderr.contains("queued 1 track file(s)"), "\(stderr)")
+        let queued = (try? FileManager.default.contentsOfDirectory(atPath: root + "/Jobs/new")) ?? []
+        #expect(queued.count == 1 && queued[0].hasSuffix("-a.gpx"), "\(queued)")
+    }
 }
