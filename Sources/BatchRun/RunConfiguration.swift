@@ -35,6 +35,8 @@ public struct RunConfiguration: Sendable {
     /// workers. The style file's text is passed, not its path, so every worker renders with the
     /// bytes the run started with even if the file is edited meanwhile. Default: none.
     public var styleArguments: [String] = []
+    /// Whether `listing` may empty a site that lists tracks (`--allow-empty`). Default: false.
+    public var allowsEmptySite = false
     /// Cards per index page of the listing. Default: 60.
     public var listingPageSize = 60
     /// The version written into failure records.

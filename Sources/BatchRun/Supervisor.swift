@@ -69,6 +69,12 @@ public final class Supervisor {
         if configuration.usesLock {
             let path = queue.layout.lockPath(shard: configuration.shard)
             guard FileStore.exists(queue.layout.root) else { throw .file(FileError("find queue", queue.layout.root, code: ENOENT)) }
+            // An existing folder that is not a queue (a typo, an NFS mount point not mounted)
+            // would be "drained" of nothing and its listing would empty the site.
+            // new/ is what enqueue and drop-in producers create first.
+            guard FileStore.exists(queue.layout.new) else {
+                throw .file(FileError("use", queue.layout.root, code: ENOENT, reason: "not a job queue (no new/ folder): create one with 'tracksnap enqueue', or check the path and that its file system is mounted"))
+            }
             do {
                 lock = try ExclusiveLock.tryAcquire(path)
             } catch {
@@ -81,6 +87,7 @@ public final class Supervisor {
             try queue.prepare()
             try store.prepare()
             try requeueIfSettingsChanged()
+            try requeueUnpublished()
             let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: configuration.makeListing().stagingDirectories)
             if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
             for job in reaped.quarantined {
@@ -99,7 +106,10 @@ public final class Supervisor {
             let listing = configuration.makeListing()
             // Pruning only when this run sees the whole queue: other shards may be publishing.
             let prunes = configuration.shard.count == 1 && !interrupted && !environmentalStop
-            _ = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil)
+            let report = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil)
+            if report.refusedToEmpty {
+                reporter.note("the listing was left as it is: no finished job in \(queue.layout.done), but the site lists tracks (tracksnap listing --allow-empty empties it)")
+            }
         } catch where environmentalStop || error.isEnvironmental {
             reporter.note("the listing was not refreshed: \(error)")
             environmentalStop = true
@@ -125,6 +135,16 @@ public final class Supervisor {
         }
         if moved > 0 { reporter.note("render settings changed: \(moved) finished job(s) queued again") }
         try FileStore.writeAtomically(Array(stamp.utf8), to: store.settingsStampPath)
+    }
+
+    /// Finished jobs whose images or record are gone (a crash between publish and fsync on a
+    /// file system that lost them, a hand-deleted file) go back to new/: done always means listed.
+    private func requeueUnpublished() throws(FileError) {
+        var moved = 0
+        for job in try configuration.makeListing().unpublishedJobs() where configuration.shard.contains(jobNamed: job) {
+            if try FileStore.move(queue.layout.done + "/" + job, to: queue.layout.new + "/" + job) { moved += 1 }
+        }
+        if moved > 0 { reporter.note("\(moved) finished job(s) had lost their images or record: queued again") }
     }
 
     private func drain() throws(RunError) {

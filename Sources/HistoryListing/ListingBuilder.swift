@@ -20,6 +20,9 @@ public struct ListingReport: Sendable, Equatable {
     public var pagesWritten = 0
     /// Detail and index pages removed because their track or page number is gone.
     public var pagesRemoved = 0
+    /// True when done/ held no finished job while the site lists tracks, and nothing was written
+    /// or pruned (see `ListingBuilder.allowsEmptying`).
+    public var refusedToEmpty = false
 
     /// An empty report.
     public init() {}
@@ -50,6 +53,59 @@ public struct ListingBuilder: Sendable {
     /// what a killed run left in them (a detail page's temporary included).
     public var stagingDirectories: [String] { store.stagingDirectories + [store.root + "/" + SiteWriter.detailDirectory] }
 
+    /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
+    /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
+    /// a wish to empty the site, and a refresh would otherwise delete every image and page.
+    public var allowsEmptying = false
+
+    /// Finished jobs whose images or record are missing under the current settings (lost in a
+    /// crash, deleted by hand): a run queues them again so that done always means listed.
+    public func unpublishedJobs() throws(FileError) -> [String] {
+        let scan = try scanDone(knownContent: [:], catalog: ListingCatalog.load(catalogPath))
+        var missing: [String] = []
+        for (keyHex, jobs) in scan.jobsByKey {
+            guard let key = CacheKey(hex: keyHex), !store.isPublished(key) else { continue }
+            missing += jobs
+        }
+        return missing.sorted()
+    }
+
+    /// done/ read through the catalog: each job's cache key (hashing only jobs the catalog does
+    /// not know), the fresh catalog, file times, and how many were hashed.
+    private func scanDone(knownContent: [String: SHA256Digest], catalog: ListingCatalog) throws(FileError)
+        -> (catalog: ListingCatalog, jobsByKey: [String: [String]], fileTimes: [String: Int64], hashed: Int)
+    {
+        var fresh = ListingCatalog()
+        var jobsByKey: [String: [String]] = [:]
+        var fileTimes: [String: Int64] = [:]
+        var hashed = 0
+        for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
+            let path = queue.layout.done + "/" + job
+            guard let status = try FileStore.status(path), status.isRegularFile else { continue }
+            let contentHex: String
+            if let known = knownContent[job] {
+                contentHex = known.hex
+            } else if let cached = catalog.contentHex(job: job, status: status) {
+                contentHex = cached
+            } else {
+                guard let bytes = try? FileStore.readFile(path) else { continue }
+                contentHex = SHA256.hash(bytes).hex
+                hashed += 1
+            }
+            fresh.record(job: job, status: status, contentHex: contentHex)
+            let key = CacheKey(content: SHA256Digest(hex: contentHex)!, settings: store.fingerprint).hex
+            jobsByKey[key, default: []].append(job)
+            fileTimes[job] = status.modificationNanoseconds
+        }
+        return (fresh, jobsByKey, fileTimes, hashed)
+    }
+
+    /// Whether the published site lists any track (its index and at least one image).
+    private func siteListsTracks() -> Bool {
+        guard FileStore.exists(store.root + "/index.json") else { return false }
+        return ((try? FileStore.listDirectory(store.thumbsDirectory)) ?? []).contains { !$0.hasPrefix(".") && $0.hasSuffix(".png") }
+    }
+
     private var catalogPath: String { store.stateDirectory + "/catalog" }
     private var stampPath: String { store.stateDirectory + "/listing" }
     private var cachePath: String { store.stateDirectory + "/listing-cache" }
@@ -73,26 +129,12 @@ public struct ListingBuilder: Sendable {
         var report = ListingReport()
 
         var catalog = ListingCatalog.load(catalogPath)
-        var fresh = ListingCatalog()
-        var jobsByKey: [String: [String]] = [:]
-        var fileTimes: [String: Int64] = [:]
-        for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
-            let path = queue.layout.done + "/" + job
-            guard let status = try FileStore.status(path), status.isRegularFile else { continue }
-            let contentHex: String
-            if let known = knownContent[job] {
-                contentHex = known.hex
-            } else if let cached = catalog.contentHex(job: job, status: status) {
-                contentHex = cached
-            } else {
-                guard let bytes = try? FileStore.readFile(path) else { continue }
-                contentHex = SHA256.hash(bytes).hex
-                report.hashed += 1
-            }
-            fresh.record(job: job, status: status, contentHex: contentHex)
-            let key = CacheKey(content: SHA256Digest(hex: contentHex)!, settings: store.fingerprint).hex
-            jobsByKey[key, default: []].append(job)
-            fileTimes[job] = status.modificationNanoseconds
+        let scan = try scanDone(knownContent: knownContent, catalog: catalog)
+        let fresh = scan.catalog, jobsByKey = scan.jobsByKey, fileTimes = scan.fileTimes
+        report.hashed = scan.hashed
+        if jobsByKey.isEmpty && !allowsEmptying && siteListsTracks() {
+            report.refusedToEmpty = true
+            return report
         }
         // Rewritten only when a job came, went or changed (100,000 lines cost ~0.2 s to write).
         let catalogChanged = fresh.entries != catalog.entries

@@ -221,6 +221,10 @@ enum CommandLineParser {
         var style = StyleChoice()
         while let argument = scanner.next() {
             if argument == "-h" || argument == "--help" { return .help(topic: "listing") }
+            if argument == "--allow-empty" {
+                configuration.allowsEmptySite = true
+                continue
+            }
             if try style.parse(argument, &scanner) { continue }
             if try parseShared(argument, &scanner, into: &configuration) { continue }
             try scanner.refuseOption(argument)

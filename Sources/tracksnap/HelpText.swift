@@ -166,10 +166,16 @@ enum HelpText {
     static let listing = """
         USAGE
           tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--theme T]
+                            [--allow-empty]
 
         Rebuilds the site (index.html, page-N.html, tracks/<id>.html, site.css, index.json) from
         every finished job and removes images no track references any more. Give it the same
-        style options as the runs, since the style is part of every image's cache key. Sharded runs refresh the listing but never prune;
-        run this once after all shards have finished.
+        style options as the runs, since the style is part of every image's cache key. Sharded
+        runs refresh the listing but never prune; run this once after all shards have finished.
+
+        DIR must be a job queue (a new/ folder inside). When it has no finished job but the site
+        lists tracks, nothing is changed and the exit status is 2 (a wrong --jobs or an unmounted
+        share would otherwise delete every image and page); --allow-empty publishes the empty
+        site anyway.
         """
 }

@@ -75,8 +75,18 @@ enum QueueCommands {
     }
 
     static func listing(_ configuration: RunConfiguration) throws -> ExitStatus {
-        let builder = configuration.makeListing()
+        let queue = configuration.makeQueue()
+        guard FileStore.exists(queue.layout.new) else {
+            throw UsageError(
+                message: "listing: '\(configuration.jobsDirectory)' is not a job queue (no new/ folder); check the path and that its file system is mounted")
+        }
+        var builder = configuration.makeListing()
+        builder.allowsEmptying = configuration.allowsEmptySite
         let report = try builder.refresh(prunesBefore: FileStore.nowNanoseconds())
+        if report.refusedToEmpty {
+            throw UsageError(
+                message: "listing: no finished job in \(queue.layout.done), but \(configuration.outputDirectory) lists tracks; nothing was changed (wrong --jobs? an unmounted share?). Pass --allow-empty to publish an empty site")
+        }
         StandardError.write(
             "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) job(s) not rendered yet, \(report.pruned) file(s) pruned)\n")
         return .success

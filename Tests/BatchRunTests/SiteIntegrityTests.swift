@@ -1,0 +1,74 @@
+import FileStore
+import Foundation
+import Testing
+
+/// A wrong or unmounted queue path, and lost images, must not make tracks vanish from the site
+/// (issue 12, item 2). Each case emptied the site or kept a track unlisted before.
+@Suite struct SiteIntegrityTests {
+    /// A sandbox with five rendered, listed tracks.
+    private func renderedSite() throws -> RunSandbox {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(5)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        #expect(sandbox.listedTracks().count == 5)
+        return sandbox
+    }
+
+    private func siteFiles(_ sandbox: RunSandbox) -> [String] {
+        (FileManager.default.enumerator(atPath: sandbox.output)?.allObjects as? [String] ?? []).filter { !$0.hasPrefix(".tracksnap") }.sorted()
+    }
+
+    @Test func aMistypedOrEmptyQueueFolderLeavesTheSiteAlone() throws {
+        let sandbox = try renderedSite()
+        let before = siteFiles(sandbox)
+        let typo = try sandbox.run(["listing", "--jobs", sandbox.jobs + "-typo", "--output", sandbox.output])
+        #expect(typo.status == 2 && typo.stderr.contains("is not a job queue"), "\(typo.stderr)")
+        // An NFS mount point that is not mounted: an existing, empty folder.
+        let mountPoint = sandbox.root + "/mnt-jobs"
+        try FileStore.createDirectories([mountPoint])
+        for command in [["run", "--jobs", mountPoint, "--output", sandbox.output], ["listing", "--jobs", mountPoint, "--output", sandbox.output]] {
+            let result = try sandbox.run(command)
+            #expect(result.status == 2 && result.stderr.contains("not a job queue"), "\(command): \(result.stderr)")
+        }
+        #expect(siteFiles(sandbox) == before)
+        #expect(sandbox.listedTracks().count == 5)
+    }
+
+    @Test func aQueueWithNothingDoneDoesNotEmptyASiteWithoutAllowEmpty() throws {
+        let sandbox = try renderedSite()
+        let before = siteFiles(sandbox)
+        // A queue whose done/ is empty (say, the share's other half): refused, nothing changed.
+        let other = sandbox.root + "/OtherJobs"
+        try FileStore.createDirectories([other + "/new", other + "/done", other + "/failed", other + "/running", other + "/tmp"])
+        let refused = try sandbox.run(["listing", "--jobs", other, "--output", sandbox.output])
+        #expect(refused.status == 2 && refused.stderr.contains("--allow-empty"), "\(refused.stderr)")
+        let run = try sandbox.run(["run", "--jobs", other, "--output", sandbox.output])
+        #expect(run.status == 0 && run.stderr.contains("the listing was left as it is"), "\(run.stderr)")
+        #expect(siteFiles(sandbox) == before && sandbox.listedTracks().count == 5)
+        // Asked for explicitly, the empty site is published and the images pruned.
+        let emptied = try sandbox.run(["listing", "--jobs", other, "--output", sandbox.output, "--allow-empty"])
+        #expect(emptied.status == 0, "\(emptied.stderr)")
+        #expect(sandbox.listedTracks().isEmpty)
+    }
+
+    @Test func aFinishedJobWhoseImagesWereLostIsRenderedAgain() throws {
+        let sandbox = try renderedSite()
+        let thumbs = sandbox.output + "/thumbs"
+        let lost = try FileStore.listDirectory(thumbs).filter { $0.hasSuffix(".png") }.sorted()[0]
+        try FileStore.remove(thumbs + "/" + lost)
+        let rerun = try sandbox.runQueue(["--json"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(sandbox.summary(rerun)["rendered"] as? Int == 1, "\(rerun.stdout)")
+        #expect(FileStore.exists(thumbs + "/" + lost))
+        #expect(sandbox.listedTracks().count == 5 && sandbox.jobs(in: "done").count == 5)
+    }
+
+    @Test func aShardedRunKeepsEveryTrackListed() throws {
+        let sandbox = try renderedSite()
+        for shard in ["0/2", "1/2"] {
+            #expect(try sandbox.runQueue(["--shard", shard]).status == 0)
+            #expect(sandbox.listedTracks().count == 5, "after shard \(shard)")
+        }
+    }
+}
