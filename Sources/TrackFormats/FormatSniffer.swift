@@ -76,17 +76,11 @@ public enum FormatSniffer {
         return false
     }
 
-    /// A short printable description of what the content starts with.
+    /// What the content is, without quoting it: a file that is not a track may be anything (a
+    /// password file, a key), and error messages go to logs, cron mail and `.error` sidecars.
     private static func describe(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
-        let end = min(bytes.count, start + 16)
-        let printable = bytes[start..<end].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        if printable {
-            return "\"\(String(decoding: bytes[start..<end], as: UTF8.self))\""
-        }
-        let hex = bytes[start..<end].map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }
-        return "bytes " + hex.joined(separator: " ")
+        let end = min(bytes.count, start + 64)
+        let isText = bytes[start..<end].allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 >= 0x80 }
+        return isText ? "text in none of these formats (not quoted: it is not a track)" : "binary data in none of these formats"
     }
 }

@@ -16,7 +16,16 @@ import TrackModel
     @Test func binaryJunkIsUnknownFormat() throws {
         let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(try fixture("binary-junk.bin")) }
         #expect(error?.kind == .unknownFormat)
-        #expect(error?.description.contains("found bytes 00") == true)
+        #expect(error?.description.contains("found binary data") == true)
+    }
+
+    /// A file that is not a track is never quoted: it may be a password file (issue 12, item 13).
+    @Test func contentThatIsNoTrackIsNotQuotedInTheError() throws {
+        let shadow = Array("root:*:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n".utf8)
+        let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(shadow, fileName: "planted.gpx") }
+        #expect(error?.kind == .unknownFormat)
+        let text = error?.description ?? ""
+        #expect(!text.contains("root") && !text.contains("20228") && text.contains("text in none of these formats"), "\(text)")
     }
 
     @Test func otherXMLIsUnknownFormatNamingTheRoot() throws {
