@@ -98,7 +98,7 @@ extension FileStore {
     }
 
     /// Creates a directory and its parents; an existing directory is fine.
-    public static func createDirectories(_ paths: [String]) throws(FileError) {
-        for path in paths { try createDirectories(path) }
+    public static func createDirectories(_ paths: [String], permissions: mode_t = 0o755) throws(FileError) {
+        for path in paths { try createDirectories(path, permissions: permissions) }
     }
 }

@@ -148,11 +148,11 @@ public enum FileStore {
     }
 
     /// Creates a directory and its parents; an existing directory is fine.
-    public static func createDirectories(_ path: String) throws(FileError) {
+    public static func createDirectories(_ path: String, permissions: mode_t = 0o755) throws(FileError) {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o755) != 0, errno != EEXIST { throw FileError("create directory", current) }
+            if mkdir(current, permissions) != 0, errno != EEXIST { throw FileError("create directory", current) }
         }
     }
 

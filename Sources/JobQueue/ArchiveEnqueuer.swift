@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FileStore
 
 /// What `tracksnap enqueue` did.
@@ -8,8 +11,11 @@ public struct EnqueueReport: Sendable, Equatable {
     public var unchanged = 0
     /// Files skipped because their extension is not a track format's.
     public var skippedNotTracks = 0
-    /// Of `queued`, how many were copied rather than hard-linked.
+    /// Of `queued`, how many were copied (all of them: see `ArchiveEnqueuer`).
     public var copied = 0
+    /// Files still changing after the settle time (being written): not queued this time, and
+    /// not an error; the next enqueue takes them.
+    public var stillChanging: [String] = []
     /// TrackSnap output folders found in the archive and not descended into (their index.json
     /// would be queued as a GeoJSON track that fails every night).
     public var skippedOutputFolders: [String] = []
@@ -35,8 +41,18 @@ public struct EnqueueReport: Sendable, Equatable {
 }
 
 /// Queues the track files under an archive's folders without ever moving, modifying or deleting
-/// them: each becomes a hard link in the queue (same file system, older than the settle time) or
-/// a read-only copy, staged in tmp/ and renamed into new/.
+/// them: each becomes a private read-only copy (0400, in 0700 folders), staged in tmp/ and renamed
+/// into new/.
+///
+/// Why copies and not hard links (which this used to make for files older than the settle time):
+/// a link shares the user's inode, so an editor saving in place, or `touch` and a re-enqueue,
+/// made the job in new/ and the finished one in done/ the same inode, and `rename` between two
+/// links of one inode does nothing and reports success: the job stayed in running/, and the
+/// track was quarantined and pruned from the site. A link also kept the user's permission bits
+/// and changed under the queue when the file was edited. A copy costs the archive's size once.
+///
+/// A file modified within the settle time may still be being written: enqueue waits until it is
+/// settle-old and checks that its size and time did not move, as the run does for drop-ins.
 public struct ArchiveEnqueuer: Sendable {
     /// File name endings queued from an archive (case-insensitive). Content decides the format;
     /// this only keeps READMEs and photos out of the queue.
@@ -77,6 +93,23 @@ public struct ArchiveEnqueuer: Sendable {
             } else {
                 report.skipped.append(EnqueueReport.Skip(path: path, reason: "not a regular file (\(status.kindDescription))"))
             }
+            // Files still being written: wait until the youngest is settle-old, then keep those
+            // that did not change meanwhile.
+            let youngest = files.map { $0.1.modificationNanoseconds }.max() ?? 0
+            let waitSeconds = queue.settleSeconds - Double(now - youngest) / 1e9
+            if waitSeconds > 0 {
+                usleep(UInt32(min(waitSeconds, 60) * 1_000_000))
+                files = files.filter { file, status in
+                    let recent = Double(now - status.modificationNanoseconds) / 1e9 < queue.settleSeconds
+                    guard recent else { return true }
+                    let later = (try? FileStore.statusFollowingLinks(file)) ?? nil
+                    guard let later, later.sizeBytes == status.sizeBytes, later.modificationNanoseconds == status.modificationNanoseconds else {
+                        report.stillChanging.append(file)
+                        return false
+                    }
+                    return true
+                }
+            }
             for (file, status) in files {
                 if status.sizeBytes > maximumFileBytes {
                     report.skipped.append(EnqueueReport.Skip(path: file, reason: "\(status.sizeBytes) bytes, more than the \(maximumFileBytes)-byte input limit"))
@@ -111,25 +144,17 @@ public struct ArchiveEnqueuer: Sendable {
             || FileStore.exists(layout.failed + "/" + name)
     }
 
-    /// Links or copies into tmp/, then renames into new/. Returns true when it copied.
+    /// Copies into tmp/ (owner read-only), then renames into new/. Returns true (it copied).
     private func stage(_ file: String, status: FileStatus, jobName: String, now: Int64) throws(FileError) -> Bool {
         let staged = queue.layout.tmp + "/" + TemporaryName.make(for: jobName)
-        // A file modified within the settle time might still be growing; a hard link would look
-        // unsettled in new/ and wait. A read-only copy is sealed and can be claimed at once.
-        let isRecent = Double(now - status.modificationNanoseconds) / 1e9 < queue.settleSeconds
-        var copied = false
-        let linked = isRecent ? false : try FileStore.hardLink(file, to: staged)
-        if !linked {
-            try FileStore.copyFile(file, to: staged, permissions: 0o444, maximumBytes: maximumFileBytes)
-            copied = true
-        }
+        try FileStore.copyFile(file, to: staged, permissions: 0o400, maximumBytes: maximumFileBytes)
         do {
             try FileStore.move(staged, to: queue.layout.new + "/" + jobName)
         } catch {
             try? FileStore.remove(staged)
             throw error
         }
-        return copied
+        return true
     }
 
     /// Collects track files under `directory`: dot-prefixed names are skipped, symbolic links to

@@ -7,7 +7,7 @@ import FileStore
 // published under content-derived names by atomic rename (ThumbnailCache).
 //
 // Layout (all on one file system; a rename never crosses directories of different devices):
-//   tmp/      enqueue stages here (hard link or sealed copy), then renames into new/
+//   tmp/      enqueue stages a private read-only copy (0400) here, then renames it into new/
 //   new/      ready jobs: `NAME` or `NAME~a<k>` after k attempts that ended in a crash or error
 //   running/  claims: `NAME~a<k>~<host>~<pid>~<process start ticks>`, k = this attempt (1-based)
 //   done/     finished jobs (the track bytes stay: they are the history a style change re-renders)
@@ -19,8 +19,8 @@ import FileStore
 //   claim    rename(new/X, running/X~a<k>~host~pid~start). Success is ownership; ENOENT means
 //            another worker won, move on. A file in new/ that is still writable and was modified
 //            less than `settleSeconds` ago is left alone (a producer may still be writing it).
-//   work     each worker touches running/.heartbeat~host~pid~start while it lives (not the claim:
-//            a job may be a hard link to the user's file); a job runs at most `jobTimeout` < `lease`.
+//   work     each worker touches running/.heartbeat~host~pid~start while it lives (not the claim,
+//            a drop-in job may be a producer's file); a job runs at most `jobTimeout` < `lease`.
 //   ack      rename(claim, done/X), then remove any older failed/X: a job is in one place.
 //   fail     invalid input: sidecar, then rename(claim, failed/X), at once (attempts don't help).
 //            render error, crash, timeout: back to new/X~a<k>, or failed/ once k = maxAttempts.
@@ -61,9 +61,10 @@ public struct JobQueue: Sendable {
         self.identity = identity
     }
 
-    /// Creates the folders.
+    /// Creates the folders, private to their owner (0700): the queue holds people's tracks,
+    /// unlike the published `Output/`. Existing folders keep their mode.
     public func prepare() throws(FileError) {
-        try FileStore.createDirectories(layout.allDirectories)
+        try FileStore.createDirectories(layout.allDirectories, permissions: 0o700)
     }
 
     /// The jobs in new/ that may be claimed now, and how many more are still settling.

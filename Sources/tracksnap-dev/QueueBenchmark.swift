@@ -69,7 +69,7 @@ enum QueueBenchmark {
             let path = directory + "/track-\(index).gpx"
             try FileStore.writeAtomically(Array(SampleCatalog.benchmarkRun(fixCount: fixCount, seed: UInt64(index) &+ 1000).utf8), to: path)
         }
-        // Old enough to be hard-linked rather than copied, like a real archive.
+        // Aged like a real archive (enqueue waits for files modified within the settle time).
         let hourAgo = Date().addingTimeInterval(-3600)
         for name in try FileStore.listDirectory(directory) {
             try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: directory + "/" + name)

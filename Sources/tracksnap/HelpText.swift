@@ -98,7 +98,9 @@ enum HelpText {
 
         Queues every track file (.gpx .tcx .fit .kml .kmz .geojson .json .csv, optionally .gz)
         under the given files and folders, recursively (dot-files and the queue itself are
-        skipped). Each becomes a job in DIR/new: a hard link when possible, else a read-only copy.
+        skipped). Each becomes a job in DIR/new: a private read-only copy (0400; the queue's folders
+        are 0700). A file modified in the last 3 seconds is waited for, and left for the next
+        enqueue if it is still changing.
         Your files are never moved, modified or deleted. A file unchanged (size, mtime, inode)
         since it was last queued is not queued again, so a nightly enqueue is cheap.
 

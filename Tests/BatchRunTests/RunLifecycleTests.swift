@@ -14,7 +14,7 @@ private func fixture(_ name: String) -> String {
         let archiveBefore = try archiveState(sandbox)
         try sandbox.enqueueArchive()
         let first = try sandbox.runQueue(["--workers", "2", "--json"])
-        #expect(try archiveState(sandbox) == archiveBefore)  // hard-linked, never modified
+        #expect(try archiveState(sandbox) == archiveBefore)  // copied, never modified
         #expect(first.status == 0, "\(first.stderr)")
         let summary = sandbox.summary(first)
         #expect(summary["rendered"] as? Int == 12 && summary["failed"] as? Int == 0 && summary["claimed"] as? Int == 12)

@@ -30,7 +30,7 @@ struct RunSandbox {
     }
 
     /// Writes `count` small generated tracks into the archive (distinct bytes per seed), aged an
-    /// hour so they are hard-linked rather than copied.
+    /// hour so enqueue need not wait for them to settle.
     @discardableResult
     func writeTracks(_ count: Int, fixCount: Int = 120, seed: UInt64 = 1, prefix: String = "track") throws -> [String] {
         var names: [String] = []
