@@ -88,6 +88,10 @@ public final class Supervisor {
             try store.prepare()
             try requeueIfSettingsChanged()
             try requeueUnpublished()
+            for failure in try queue.quarantineIrregularJobs() where configuration.shard.contains(jobNamed: failure.job) {
+                summary.failed += 1
+                record(job: failure.job, failureClass: failure.failureClass.rawValue, message: failure.message)
+            }
             let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: configuration.makeListing().stagingDirectories)
             if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
             for job in reaped.quarantined {

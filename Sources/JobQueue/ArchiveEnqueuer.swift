@@ -19,6 +19,8 @@ public struct EnqueueReport: Sendable, Equatable {
     /// TrackSnap output folders found in the archive and not descended into (their index.json
     /// would be queued as a GeoJSON track that fails every night).
     public var skippedOutputFolders: [String] = []
+    /// Symbolic links to folders, not followed (no cycles; a link may point anywhere).
+    public var skippedFolderLinks: [String] = []
     /// Files and folders that could not be queued, with the reason; the rest were queued.
     public var skipped: [Skip] = []
 
@@ -182,7 +184,11 @@ public struct ArchiveEnqueuer: Sendable {
                 continue
             }
             if status.isSymbolicLink {
-                guard let target = (try? FileStore.statusFollowingLinks(path)) ?? nil, target.isRegularFile else { continue }
+                // A link to a file is queued as a copy of what it points to, inside the archive or
+                // not (it is the user's archive); a link to a folder is named and not followed.
+                guard let target = (try? FileStore.statusFollowingLinks(path)) ?? nil else { continue }
+                if target.isDirectory { report.skippedFolderLinks.append(path) }
+                guard target.isRegularFile else { continue }
                 status = target
             }
             guard status.isRegularFile else { continue }

@@ -173,6 +173,24 @@ public struct JobQueue: Sendable {
         return false
     }
 
+    /// Quarantines whatever in new/ is not a regular file (a folder, FIFO, socket or symbolic link
+    /// dropped in by hand or by a producer): no worker can claim it, so it would stay "queued"
+    /// for ever. Returns the records written. A dot-name or partial upload is left alone.
+    public func quarantineIrregularJobs() throws(FileError) -> [FailureRecord] {
+        var records: [FailureRecord] = []
+        for name in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(name) {
+            let path = layout.new + "/" + name
+            guard let status = try FileStore.status(path), !status.isRegularFile else { continue }
+            let job = JobName.parseReady(name)
+            let record = FailureRecord(
+                job: job.name, failureClass: .invalidInput,
+                message: "not a regular file (\(status.kindDescription)): only track files can be jobs", attempts: 0, version: version)
+            try quarantine(path: path, name: job.name, failure: record)
+            records.append(record)
+        }
+        return records
+    }
+
     /// Moves quarantined jobs back to new/ with their attempts and interruptions reset and their
     /// failure records removed (`tracksnap retry`). `names` nil: every job in failed/. Returns the
     /// names moved; a name not in failed/ is skipped.

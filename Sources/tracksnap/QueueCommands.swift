@@ -22,6 +22,9 @@ enum QueueCommands {
         for folder in report.skippedOutputFolders where !request.quiet {
             StandardError.write("tracksnap: enqueue: skipped \(folder.debugDescription): a TrackSnap output folder\n")
         }
+        for link in report.skippedFolderLinks where !request.quiet {
+            StandardError.write("tracksnap: enqueue: not followed \(link.debugDescription): a link to a folder (queue its target itself)\n")
+        }
         for file in report.stillChanging where !request.quiet {
             StandardError.write("tracksnap: enqueue: not yet \(file.debugDescription): still being written; the next enqueue takes it\n")
         }

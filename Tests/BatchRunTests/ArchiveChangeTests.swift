@@ -79,3 +79,37 @@ import Testing
         #expect(!record.contains("root:"), "\(record)")
     }
 }
+
+/// Links and odd files (issue 12, item 4).
+@Suite struct OddJobFileTests {
+    @Test func foldersFIFOsAndLinksDroppedIntoNewAreQuarantinedWithTheirReason() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(2)
+        try sandbox.enqueueArchive()
+        try FileStore.createDirectories([sandbox.jobs + "/new/folder.gpx"])
+        #expect(mkfifo(sandbox.jobs + "/new/pipe.gpx", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: sandbox.jobs + "/new/dangling.gpx", withDestinationPath: "../nowhere.gpx")
+        let result = try sandbox.runQueue(["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(sandbox.jobs(in: "new").isEmpty && sandbox.jobs(in: "done").count == 2)
+        for (name, kind) in [("folder.gpx", "a directory"), ("pipe.gpx", "a FIFO"), ("dangling.gpx", "a symbolic link")] {
+            let record = try String(contentsOfFile: sandbox.jobs + "/failed/" + name + ".error", encoding: .utf8)
+            #expect(record.contains("\"class\":\"invalid-input\"") && record.contains("not a regular file (\(kind))"), "\(record)")
+        }
+    }
+
+    @Test func aRelativeLinkInTheArchiveIsQueuedAsACopyOfItsTarget() throws {
+        let sandbox = try RunSandbox()
+        let names = try sandbox.writeTracks(1)
+        try FileStore.createDirectories([sandbox.archive + "/links", sandbox.root + "/elsewhere"])
+        try FileManager.default.createSymbolicLink(atPath: sandbox.archive + "/links/again.gpx", withDestinationPath: "../" + names[0])
+        try FileManager.default.createSymbolicLink(atPath: sandbox.archive + "/folder-link", withDestinationPath: sandbox.root + "/elsewhere")
+        let enqueue = try sandbox.run(["enqueue", sandbox.archive, "--jobs", sandbox.jobs])
+        #expect(enqueue.status == 0 && enqueue.stderr.contains("a link to a folder"), "\(enqueue.stderr)")
+        let queued = sandbox.jobs(in: "new")
+        #expect(queued.count == 2)
+        for job in queued { #expect(try FileStore.status(sandbox.jobs + "/new/" + job)?.isRegularFile == true) }
+        #expect(try sandbox.runQueue().status == 0)
+        #expect(sandbox.jobs(in: "done").count == 2 && sandbox.jobs(in: "failed").isEmpty)
+    }
+}
