@@ -63,6 +63,7 @@ extension FileStore {
         var copiedBytes = 0
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard output >= 0 else { throw FileError("create", destination) }
+        fchmod(output, permissions)
         var failure: FileError? = nil
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         copying: while true {

@@ -84,6 +84,9 @@ public enum FileStore {
                 let temporary = directory + "/" + TemporaryName.make(for: name)
                 let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
                 guard descriptor >= 0 else { throw FileError("create", temporary) }
+                // The mode asked for, whatever the umask: a served site must be readable (0644)
+                // even when cron runs with umask 077.
+                fchmod(descriptor, permissions)
                 staged.append((descriptor, temporary, file.path))
                 if let code = writeAll(file.bytes, to: descriptor) { throw FileError("write", temporary, code: code) }
             }
@@ -152,7 +155,11 @@ public enum FileStore {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, permissions) != 0, errno != EEXIST { throw FileError("create directory", current) }
+            if mkdir(current, permissions) == 0 {
+                chmod(current, permissions)  // not narrowed by the umask
+            } else if errno != EEXIST {
+                throw FileError("create directory", current)
+            }
         }
     }
 

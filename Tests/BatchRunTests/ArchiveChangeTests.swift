@@ -80,6 +80,31 @@ import Testing
     }
 }
 
+/// The served site is readable whatever the umask cron runs with (issue 12, item 12).
+@Suite struct SiteModeTests {
+    @Test func theSiteIsWorldReadableUnderUmask077AndTheQueueIsNot() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(2)
+        try sandbox.enqueueArchive()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "umask 077 && exec \"$0\" \"$@\"", RunSandbox.binary, "run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--quiet",
+            "--style", sandbox.thumbnailsOnlyStyle]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let thumbs = try FileStore.listDirectory(sandbox.output + "/thumbs").filter { $0.hasSuffix(".png") }
+        #expect(!thumbs.isEmpty)
+        for path in ["/index.html", "/index.json", "/thumbs/" + thumbs[0]] {
+            #expect(try FileStore.status(sandbox.output + path)!.mode & 0o777 == 0o644, "\(path)")
+        }
+        for folder in ["", "/thumbs", "/tracks"] {
+            #expect(try FileStore.status(sandbox.output + folder)!.mode & 0o777 == 0o755, "Output\(folder)")
+        }
+        #expect(try FileStore.status(sandbox.jobs + "/done")!.mode & 0o777 == 0o700)
+    }
+}
+
 /// Links and odd files (issue 12, item 4).
 @Suite struct OddJobFileTests {
     @Test func foldersFIFOsAndLinksDroppedIntoNewAreQuarantinedWithTheirReason() throws {
