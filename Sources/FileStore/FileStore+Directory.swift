@@ -8,24 +8,71 @@ extension FileStore {
     /// The names in a directory (without "." and ".."), in no particular order. A missing
     /// directory is empty.
     public static func listDirectory(_ path: String) throws(FileError) -> [String] {
+        try listDirectoryCheckingNames(path).names
+    }
+
+    /// The entries of a folder, and separately those whose names are not valid UTF-8 (shown with
+    /// `\xNN` escapes): such a name has no exact `String`, so it could be neither opened nor
+    /// reported under its own name otherwise.
+    public static func listDirectoryCheckingNames(_ path: String) throws(FileError) -> (names: [String], notUTF8: [String]) {
         guard let directory = opendir(path) else {
-            if errno == ENOENT { return [] }
+            if errno == ENOENT { return ([], []) }
             throw FileError("list", path)
         }
         defer { closedir(directory) }
         var names: [String] = []
+        var notUTF8: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(directory) else {
                 if errno != 0 { throw FileError("list", path) }
                 break
             }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            let bytes = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)))) }
+            }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                notUTF8.append(escapedName(bytes))
+                continue
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return names
+        return (names, notUTF8)
+    }
+
+    /// A path for a one-line message, in quotes: control characters (a newline could forge a
+    /// line of cron mail, an escape sequence could drive the terminal) as `\xNN`.
+    public static func quoted(_ path: String) -> String {
+        var text = "\""
+        for scalar in path.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\"" {
+                let digits = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\x" + (digits.count == 1 ? "0" + digits : digits)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    /// A file name's bytes for messages: UTF-8 runs as text, other bytes as `\xNN`.
+    public static func escapedName(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var index = 0
+        while index < bytes.count {
+            // The longest valid UTF-8 prefix from here, else one escaped byte.
+            var end = min(bytes.count, index + 4)
+            while end > index, String(validating: bytes[index..<end], as: UTF8.self) == nil { end -= 1 }
+            if end > index {
+                text += String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end
+            } else {
+                let digits = String(bytes[index], radix: 16, uppercase: true)
+                text += "\\x" + (digits.count == 1 ? "0" + digits : digits)
+                index += 1
+            }
+        }
+        return text
     }
 
     /// Renames `source` to `destination` atomically (replacing it). Returns false when `source`

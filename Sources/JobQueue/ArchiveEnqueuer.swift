@@ -171,7 +171,11 @@ public struct ArchiveEnqueuer: Sendable {
         }
         let names: [String]
         do {
-            names = try FileStore.listDirectory(directory).sorted()
+            let listing = try FileStore.listDirectoryCheckingNames(directory)
+            names = listing.names.sorted()
+            for name in listing.notUTF8 {
+                report.skipped.append(EnqueueReport.Skip(path: directory + "/" + name, reason: "the name is not UTF-8; rename the file to queue it"))
+            }
         } catch {
             report.skipped.append(EnqueueReport.Skip(path: directory, reason: error.description))
             return

@@ -30,7 +30,7 @@ public enum TrackDecoder {
                 .limitExceeded, format: nil, position: nil,
                 "the input is \(bytes.count) bytes, more than the limit of \(limits.maximumInputBytes)")
         }
-        guard Gzip.hasMagic(bytes) else { return try decodeUncompressed(bytes, fileName: fileName, limits: limits, consumed: consumed) }
+        guard Gzip.hasMagic(bytes) else { return bounded(try decodeUncompressed(bytes, fileName: fileName, limits: limits, consumed: consumed)) }
         let inflated: [UInt8]
         do {
             inflated = try Gzip.decompress(bytes, limits: limits.decompression)
@@ -52,6 +52,33 @@ public enum TrackDecoder {
             }
         }
         track.wasCompressed = true
+        return bounded(track)
+    }
+
+    /// The most characters of a track's name kept; a longer one ends in "…". Every text field a
+    /// record stores is bounded like this, so a record always fits what the listing reads back (a
+    /// 1 MiB `<name>` used to be rendered, counted done and never listed).
+    public static let maximumNameCharacters = 200
+    /// The most characters of the activity kept.
+    public static let maximumActivityCharacters = 64
+    /// The most reader notes kept, and their most characters each.
+    public static let maximumNotes = (count: 20, characters: 200)
+
+    private static func bounded(_ track: Track) -> Track {
+        var track = track
+        // O(limit), not O(text): a name may be hundreds of megabytes.
+        func cut(_ text: String, _ limit: Int) -> String {
+            guard text.prefix(limit).endIndex != text.endIndex else { return text }
+            return String(text.prefix(limit - 1)) + "…"
+        }
+        track.name = track.name.map { cut($0, maximumNameCharacters) }
+        track.activity = track.activity.map { cut($0, maximumActivityCharacters) }
+        track.activityIdentifier = track.activityIdentifier.map { cut($0, maximumActivityCharacters) }
+        if track.notes.count > maximumNotes.count {
+            let dropped = track.notes.count - maximumNotes.count + 1
+            track.notes = Array(track.notes.prefix(maximumNotes.count - 1)) + ["\(dropped) more notes not kept"]
+        }
+        track.notes = track.notes.map { cut($0, maximumNotes.characters) }
         return track
     }
 

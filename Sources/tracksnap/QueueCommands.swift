@@ -20,16 +20,16 @@ enum QueueCommands {
         enqueuer.maximumFileBytes = RenderOptions().limits.maximumInputBytes
         let report = try enqueuer.enqueue(request.paths)
         for folder in report.skippedOutputFolders where !request.quiet {
-            StandardError.write("tracksnap: enqueue: skipped \(folder.debugDescription): a TrackSnap output folder\n")
+            StandardError.write("tracksnap: enqueue: skipped \(FileStore.quoted(folder)): a TrackSnap output folder\n")
         }
         for link in report.skippedFolderLinks where !request.quiet {
-            StandardError.write("tracksnap: enqueue: not followed \(link.debugDescription): a link to a folder (queue its target itself)\n")
+            StandardError.write("tracksnap: enqueue: not followed \(FileStore.quoted(link)): a link to a folder (queue its target itself)\n")
         }
         for file in report.stillChanging where !request.quiet {
-            StandardError.write("tracksnap: enqueue: not yet \(file.debugDescription): still being written; the next enqueue takes it\n")
+            StandardError.write("tracksnap: enqueue: not yet \(FileStore.quoted(file)): still being written; the next enqueue takes it\n")
         }
         for skip in report.skipped {
-            StandardError.write("tracksnap: enqueue: skipped \(skip.path.debugDescription): \(skip.reason)\n")
+            StandardError.write("tracksnap: enqueue: skipped \(FileStore.quoted(skip.path)): \(skip.reason)\n")
         }
         if !request.quiet || !report.skipped.isEmpty {
             var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
@@ -56,7 +56,7 @@ enum QueueCommands {
         }
         let moved = try queue.retry(request.all ? nil : request.jobs)
         let missing = request.all ? [] : request.jobs.filter { !moved.contains($0) }
-        for name in missing { StandardError.write("tracksnap: retry: no quarantined job named \(name.debugDescription) in \(queue.layout.failed)\n") }
+        for name in missing { StandardError.write("tracksnap: retry: no quarantined job named \(FileStore.quoted(name)) in \(queue.layout.failed)\n") }
         StandardError.write("tracksnap: \(moved.count) job(s) back in the queue with their attempts reset; 'tracksnap run' renders them\n")
         return missing.isEmpty ? .success : .usage
     }

@@ -1,10 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileStore
 import FoundationEssentials
 
 // Thin entry: parse, run, map the outcome to an exit code (ExitStatus.swift decides them all).
 let arguments = Array(CommandLine.arguments.dropFirst())
+// A path that is not UTF-8 has no exact String (CommandLine.arguments repairs it), so it would
+// be "no such file": say what is wrong instead.
+for index in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[index] else { continue }
+    let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
+    if String(validating: bytes, as: UTF8.self) == nil {
+        exit(ExitStatus.report(UsageError(message: "argument \(index) ('\(FileStore.escapedName(bytes))') is not valid UTF-8; TrackSnap needs UTF-8 paths: rename the file")).rawValue)
+    }
+}
 let status: ExitStatus
 do {
     switch try CommandLineParser.parse(arguments, environment: ProcessInfo.processInfo.environment) {

@@ -71,4 +71,21 @@ import Testing
             #expect(sandbox.listedTracks().count == 5, "after shard \(shard)")
         }
     }
+
+    /// A 1 MiB track name: rendered and counted done, but its record was too big for the listing
+    /// to read, so its images were pruned and it never appeared (issue 12, item 3).
+    @Test func aTrackWithAHugeNameIsListedUnderAShortenedName() throws {
+        let sandbox = try RunSandbox()
+        let name = String(repeating: "Long way round ", count: 70_000)
+        let gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><name>\(name)</name><trkseg>"
+            + (0..<50).map { "<trkpt lat=\"47.\(1000 + $0)\" lon=\"8.\(2000 + $0 * 3)\"/>" }.joined() + "</trkseg></trk></gpx>\n"
+        try FileStore.writeAtomically(Array(gpx.utf8), to: sandbox.archive + "/huge-name.gpx")
+        sandbox.age(sandbox.archive + "/huge-name.gpx", seconds: 3600)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let listed = sandbox.listedTracks()
+        #expect(listed.count == 1)
+        let shown = listed.first?["name"] as? String ?? ""
+        #expect(shown.count == 200 && shown.hasSuffix("…") && shown.hasPrefix("Long way round"), "\(shown.prefix(40))… (\(shown.count))")
+    }
 }

@@ -141,4 +141,31 @@ private let workDirectory: String = {
         let queued = (try? FileManager.default.contentsOfDirectory(atPath: root + "/Jobs/new")) ?? []
         #expect(queued.count == 1 && queued[0].hasSuffix("-a.gpx"), "\(queued)")
     }
+
+    /// A file name that is not UTF-8 (Latin-1 "café"): named in the messages, not "no such file"
+    /// or skipped without a word (issue 12, item 7).
+    @Test func aNameThatIsNotUTF8IsSaidToBeSo() throws {
+        let root = workDirectory + "/latin1"
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root + "/archive", withIntermediateDirectories: true)
+        let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/tracksnap").path
+        let script = """
+            cd "$1" && cp "$2" "$(printf 'archive/caf\\351.gpx')" && cp "$2" archive/plain.gpx && touch -d '1 hour ago' archive/*
+            "$3" render "$(printf 'archive/caf\\351.gpx')" -o out.png; echo "render=$?"
+            "$3" enqueue archive --jobs Jobs; echo "enqueue=$?"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh", root, fixturePath("gpx11-basic.gpx"), binary]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("render=2") && text.contains("caf\\xE9.gpx') is not valid UTF-8"), "\(text)")
+        #expect(text.contains("enqueue=1") && text.contains("caf\\xE9.gpx\": the name is not UTF-8"), "\(text)")
+        #expect(text.contains("queued 1 track file(s)"), "\(text)")
+    }
 }
