@@ -52,6 +52,35 @@ static void on_write(png_structp png, png_bytep data, png_size_t length) {
 
 static void on_flush(png_structp png) { (void)png; }
 
+// The write and info structs with this file's error, warning and output callbacks. Returns
+// non-zero with a message when libpng cannot allocate them (nothing to free then).
+static int create_writer(tsnap_context *ctx, png_structp *png, png_infop *info) {
+    *png = png_create_write_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
+    if (*png == NULL) {
+        copy_message(ctx->message, ctx->message_capacity, "png_create_write_struct failed");
+        return 1;
+    }
+    *info = png_create_info_struct(*png);
+    if (*info == NULL) {
+        png_destroy_write_struct(png, NULL);
+        copy_message(ctx->message, ctx->message_capacity, "png_create_info_struct failed");
+        return 1;
+    }
+    png_set_write_fn(*png, ctx, on_write, on_flush);
+    return 0;
+}
+
+// PLTE from `count` RGB triples (libpng errors, through longjmp, when count is out of range).
+static void set_palette(png_structp png, png_infop info, const uint8_t *rgb, int count) {
+    png_color palette[256];
+    for (int i = 0; i < count && i < 256; i++) {
+        palette[i].red = rgb[3 * i];
+        palette[i].green = rgb[3 * i + 1];
+        palette[i].blue = rgb[3 * i + 2];
+    }
+    png_set_PLTE(png, info, palette, count);
+}
+
 int tsnap_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_stride,
                      const tsnap_png_settings *settings, tsnap_png_buffer *out,
                      char *message, size_t message_capacity) {
@@ -60,27 +89,17 @@ int tsnap_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
         copy_message(message, message_capacity, "invalid arguments to the PNG encoder");
         return 1;
     }
+    tsnap_context ctx = {.message = message, .message_capacity = message_capacity, .out = out};
+    png_structp created_png;
+    png_infop created_info;
+    if (create_writer(&ctx, &created_png, &created_info)) return 1;
     // volatile: these are read after a longjmp back into this frame.
-    tsnap_context ctx;
-    ctx.message = message;
-    ctx.message_capacity = message_capacity;
-    ctx.out = out;
-    png_structp volatile png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
-    if (png == NULL) {
-        copy_message(message, message_capacity, "png_create_write_struct failed");
-        return 1;
-    }
-    png_infop volatile info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_write_struct((png_structpp)&png, NULL);
-        copy_message(message, message_capacity, "png_create_info_struct failed");
-        return 1;
-    }
+    png_structp volatile png = created_png;
+    png_infop volatile info = created_info;
     if (setjmp(ctx.jump)) {
         png_destroy_write_struct((png_structpp)&png, (png_infopp)&info);
         return 1;
     }
-    png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_compression_level(png, settings->compression_level);
     png_set_compression_strategy(png, settings->compression_strategy);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, settings->filter_flags);
@@ -94,13 +113,7 @@ int tsnap_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
         if (settings->palette_rgb == NULL || settings->palette_count < 1 || settings->palette_count > 256) {
             png_error(png, "palette layout needs 1...256 palette entries");
         }
-        png_color palette[256];
-        for (int i = 0; i < settings->palette_count; i++) {
-            palette[i].red = settings->palette_rgb[3 * i];
-            palette[i].green = settings->palette_rgb[3 * i + 1];
-            palette[i].blue = settings->palette_rgb[3 * i + 2];
-        }
-        png_set_PLTE(png, info, palette, settings->palette_count);
+        set_palette(png, info, settings->palette_rgb, settings->palette_count);
     }
     png_write_info(png, info);
     if (settings->layout == TSNAP_PNG_RGBX_AS_RGB) png_set_filler(png, 0, PNG_FILLER_AFTER);
@@ -121,35 +134,20 @@ int tsnap_png_write_palette_stream(uint32_t width, uint32_t height, const uint8_
         copy_message(message, message_capacity, "invalid arguments to the palette PNG writer");
         return 1;
     }
-    tsnap_context ctx;
-    ctx.message = message;
-    ctx.message_capacity = message_capacity;
-    ctx.out = out;
-    png_structp volatile png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
-    if (png == NULL) {
-        copy_message(message, message_capacity, "png_create_write_struct failed");
-        return 1;
-    }
-    png_infop volatile info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_write_struct((png_structpp)&png, NULL);
-        copy_message(message, message_capacity, "png_create_info_struct failed");
-        return 1;
-    }
+    tsnap_context ctx = {.message = message, .message_capacity = message_capacity, .out = out};
+    png_structp created_png;
+    png_infop created_info;
+    if (create_writer(&ctx, &created_png, &created_info)) return 1;
+    // volatile: these are read after a longjmp back into this frame.
+    png_structp volatile png = created_png;
+    png_infop volatile info = created_info;
     if (setjmp(ctx.jump)) {
         png_destroy_write_struct((png_structpp)&png, (png_infopp)&info);
         return 1;
     }
-    png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    png_color palette[256];
-    for (int i = 0; i < palette_count; i++) {
-        palette[i].red = palette_rgb[3 * i];
-        palette[i].green = palette_rgb[3 * i + 1];
-        palette[i].blue = palette_rgb[3 * i + 2];
-    }
-    png_set_PLTE(png, info, palette, palette_count);
+    set_palette(png, info, palette_rgb, palette_count);
     png_write_info(png, info);
     // png_write_chunk frames any chunk (length, type, data, CRC); IEND follows directly, since
     // png_write_end insists on rows having gone through libpng's own compressor.
