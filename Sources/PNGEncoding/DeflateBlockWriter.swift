@@ -20,6 +20,8 @@ enum DeflateBlockWriter {
         writeCodeLengths(literals.lengths, distances.lengths, &writer)
 
         let distanceCode = UInt64(distances.reversedCodes[0]), distanceBits = Int(distances.lengths[0])
+        // Local copies: each read of a static table is a `swift_once` call.
+        let lengthSymbol = DeflateTables.lengthSymbol, lengthExtraBits = DeflateTables.lengthExtraBits, lengthBase = DeflateTables.lengthBase
         literals.lengths.withUnsafeBufferPointer { lengths in
             literals.reversedCodes.withUnsafeBufferPointer { codes in
                 for token in tokens {
@@ -28,9 +30,9 @@ enum DeflateBlockWriter {
                         writer.write(UInt64(codes[Int(token)]), bits: Int(lengths[Int(token)]))
                         continue
                     }
-                    let symbol = Int(DeflateTables.lengthSymbol[length])
-                    let extraBits = Int(DeflateTables.lengthExtraBits[symbol - 257])
-                    let extra = UInt64(length - Int(DeflateTables.lengthBase[symbol - 257]))
+                    let symbol = Int(lengthSymbol[length])
+                    let extraBits = Int(lengthExtraBits[symbol - 257])
+                    let extra = UInt64(length - Int(lengthBase[symbol - 257]))
                     // One write: code, extra bits, distance code (15 + 5 + 1 bits at most: the
                     // distance code has two symbols, so one bit).
                     let codeBits = Int(lengths[symbol])

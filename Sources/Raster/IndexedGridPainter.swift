@@ -36,7 +36,8 @@ public enum IndexedGridPainter {
         }
         // Rows differ only by the horizontal line they are on (none, minor or major with snapped
         // lines): each kind of row is computed once and copied.
-        var rowsByKind: [Int: [UInt8]] = [0: template]
+        var rowsByKind = [[UInt8]?](repeating: nil, count: steps * steps)
+        rowsByKind[0] = template
         for y in 0..<height {
             let rowMinor = step(rows.minor[y]), rowMajor = step(rows.major[y])
             let kind = rowMinor * steps + rowMajor

@@ -2,13 +2,14 @@ import FileStore
 import Foundation
 import TrackFormats
 import SnapshotRendering
+import ThumbnailCache
 import TrackSynthesis
 
 // Developer tools (not part of the user-facing CLI):
 //   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
 //   tracksnap-dev corpus DIR             write the conformance corpus as DIR/<reader>/<file> (fuzz seeds)
 //   tracksnap-dev decode FILE            map and decode one track file; prints "<fixes> fixes" (bench's memory figure)
-//   tracksnap-dev repeat FILE W S N      render FILE at W points wide (4:3), scale S, N times (for profilers)
+//   tracksnap-dev repeat FILE W S N      render FILE at W points wide (4:3), scale S, N times (for profilers; W 0: the product)
 //   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]
 //                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -36,7 +37,7 @@ do {
     case "repeat":
         // For profilers: one render over and over with one scratch, as a worker does.
         guard arguments.count == 5, let width = Int(arguments[2]), let scale = Double(arguments[3]), let count = Int(arguments[4]) else {
-            throw DevToolError("usage: tracksnap-dev repeat FILE WIDTH_POINTS SCALE COUNT (height is 3/4 of the width)")
+            throw DevToolError("usage: tracksnap-dev repeat FILE WIDTH_POINTS SCALE COUNT (height is 3/4 of the width; width 0: the four default images)")
         }
         var options = RenderOptions()
         options.widthPoints = width
@@ -44,10 +45,12 @@ do {
         options.scale = scale
         let bytes = try FileStore.readFile(arguments[1])
         let scratch = RenderScratch()
+        // Width 0: the default product (every image of ThumbnailSettings, one decode).
+        let images = width == 0 ? ThumbnailSettings().images.map(ThumbnailSettings().options(for:)) : [options]
         var times: [Double] = []
         for _ in 0..<count {
             let start = ContinuousClock.now
-            _ = try SnapshotRenderer.render(track: try SnapshotRenderer.decode(trackBytes: bytes), options: options, scratch: scratch)
+            _ = try SnapshotRenderer.render(track: try SnapshotRenderer.decode(trackBytes: bytes), images: images, scratch: scratch)
             times.append(seconds(ContinuousClock.now - start))
         }
         print("median \(format(Benchmark.median(times) * 1000, 2)) ms over \(count)")
