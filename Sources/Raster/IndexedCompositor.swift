@@ -66,7 +66,7 @@ public enum IndexedCompositor {
 
     /// Blends `color` over the canvas where `mask` (placed at its origin, inside the canvas)
     /// covers it, like `Compositor.fill`, with coverage quantized to 1/32 (`StrokeRamp`'s steps).
-    /// For small shapes: markers. Returns false when the palette is full.
+    /// For small shapes: the markers' discs and the scale bar. Returns false when the palette is full.
     public static func fill(_ canvas: inout IndexedCanvas, mask: CoverageMask, color: RGBAColor) -> Bool {
         guard !mask.isEmpty else { return true }
         let steps = StrokeRamp.levelsPerRamp

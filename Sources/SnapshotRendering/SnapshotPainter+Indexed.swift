@@ -2,10 +2,11 @@ import MapGeometry
 import Raster
 
 extension SnapshotPainter {
-    /// Draws the snapshot straight into `scratch.canvas` as palette indices: the quantized grid,
-    /// the route and casing as one ramp (`StrokeRamp`), then markers and scale bar on small RGBA
-    /// patches. Returns false when this scene cannot be a palette image (colour bands, a casing
-    /// less than a pixel wider than the route, or more than 256 colours); draw it in RGBA then.
+    /// Draws the snapshot straight into `scratch.canvas` as palette indices: the grid, the route
+    /// and casing as one ramp (`StrokeRamp`), then the markers' discs and the scale bar's masks
+    /// (`IndexedCompositor.fill`). Returns false when this scene cannot be a palette image (colour
+    /// bands, a casing less than a pixel wider than the route, or more than 256 colours even with
+    /// coarse merging); draw it in RGBA then.
     static func paintIndexed(polylines: [[PixelPoint]], frame: FramePlan, options: RenderOptions, scratch: RenderScratch) -> Bool {
         // A second attempt with coarser colour merging before giving up on the palette.
         paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch, coarse: false)
