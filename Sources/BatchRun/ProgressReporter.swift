@@ -80,8 +80,9 @@ final class ProgressReporter {
         drewBar = false
     }
 
+    /// One line on stderr; job names and messages inside it cannot add lines or escape codes.
     private func printError(_ line: String) {
-        StandardError.write((line + "\n"))
+        StandardError.write(FileStore.escapingControls(line) + "\n")
     }
 
     private func clock(_ seconds: Double) -> String {

@@ -43,16 +43,23 @@ extension FileStore {
     /// A path for a one-line message, in quotes: control characters (a newline could forge a
     /// line of cron mail, an escape sequence could drive the terminal) as `\xNN`.
     public static func quoted(_ path: String) -> String {
-        var text = "\""
-        for scalar in path.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\"" {
+        "\"" + escapingControls(path, alsoEscaping: "\"") + "\""
+    }
+
+    /// `text` for one line of output: control characters (newline, escape, bell, DEL; C1 too) as
+    /// `\xNN`, so a file name or a track's name cannot forge a line or drive a terminal.
+    public static func escapingControls(_ text: String, alsoEscaping extra: Unicode.Scalar? = nil) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == extra }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == extra {
                 let digits = String(scalar.value, radix: 16, uppercase: true)
-                text += "\\x" + (digits.count == 1 ? "0" + digits : digits)
+                escaped += "\\x" + (digits.count == 1 ? "0" + digits : digits)
             } else {
-                text.unicodeScalars.append(scalar)
+                escaped.unicodeScalars.append(scalar)
             }
         }
-        return text + "\""
+        return escaped
     }
 
     /// A file name's bytes for messages: UTF-8 runs as text, other bytes as `\xNN`.

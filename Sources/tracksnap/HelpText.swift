@@ -1,5 +1,8 @@
 /// The text of `--help`. Kept next to the parser so the two tell the same story.
 enum HelpText {
+    /// The commands with a help page of their own.
+    static let topics: Set<String> = ["render", "enqueue", "run", "status", "retry", "listing"]
+
     static func text(for topic: String?) -> String {
         switch topic {
         case "render": return render
@@ -16,13 +19,15 @@ enum HelpText {
         tracksnap \(TrackSnapVersion.string): map snapshots (PNG) of recorded GPS tracks.
 
         USAGE
-          tracksnap enqueue PATH... [--jobs DIR]
+          tracksnap enqueue PATH... [--jobs DIR] [--quiet]
           tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
+                        [--style FILE] [--theme light|dark] [--color-by none|speed|elevation]
                         [--quiet] [--json]
           tracksnap status [--jobs DIR] [--json]
           tracksnap retry JOB... | --all [--jobs DIR]
-          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE]
-          tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--info]
+          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--allow-empty]
+          tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--style FILE]
+                        [--theme light|dark] [--color-by none|speed|elevation] [--info]
           tracksnap --help [COMMAND] | --version
 
         COMMANDS
@@ -34,7 +39,8 @@ enum HelpText {
           listing   Rebuild the listing from all finished jobs (the fan-in step after sharded runs).
           render    Draw one track file as a PNG map snapshot.
 
-        Formats read (from the content, not the name): GPX 1.0/1.1 and CSV.
+        Formats read (from the content, not the name): GPX 1.0/1.1, TCX, FIT, KML and KMZ, GeoJSON
+        and CSV, each also gzipped.
         Run 'tracksnap --help COMMAND' for a command's options.
 
         EXIT STATUS

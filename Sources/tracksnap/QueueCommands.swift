@@ -74,7 +74,7 @@ enum QueueCommands {
         } else {
             print("queued \(status.queued), running \(status.running), done \(status.done), failed \(status.failed.count)")
             for failure in status.failed {
-                print("  \(failure.job): \(failure.failureClass) after \(failure.attempts) attempt(s): \(failure.message)")
+                print(FileStore.escapingControls("  \(failure.job): \(failure.failureClass) after \(failure.attempts) attempt(s): \(failure.message)"))
             }
         }
         return .success

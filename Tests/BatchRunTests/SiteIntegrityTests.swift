@@ -89,3 +89,22 @@ import Testing
         #expect(shown.count == 200 && shown.hasSuffix("…") && shown.hasPrefix("Long way round"), "\(shown.prefix(40))… (\(shown.count))")
     }
 }
+
+/// A file name cannot forge a line of cron mail or drive the terminal (issue 13, item 4).
+@Suite struct OutputEscapingTests {
+    @Test func aNameWithANewlineAndEscapesIsPrintedEscaped() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(1)
+        let evil = "evil\ntracksnap: 99 tracks: 99 rendered, 0 failed\u{1B}[2J\u{1B}]0;pwned\u{07}.gpx"
+        try FileStore.writeAtomically(Array("not a track".utf8), to: sandbox.archive + "/" + evil)
+        sandbox.age(sandbox.archive + "/" + evil, seconds: 3600)
+        try sandbox.enqueueArchive()
+        let run = try sandbox.runQueue()
+        let status = try sandbox.run(["status", "--jobs", sandbox.jobs])
+        for text in [run.stderr, status.stdout] {
+            #expect(!text.split(separator: "\n").contains { $0.hasPrefix("tracksnap: 99 tracks") }, "\(text)")
+            #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(text.debugDescription)")
+            #expect(text.contains("evil\\x0Atracksnap: 99 tracks"), "\(text)")
+        }
+    }
+}

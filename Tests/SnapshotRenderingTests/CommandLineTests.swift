@@ -168,4 +168,16 @@ private let workDirectory: String = {
         #expect(text.contains("enqueue=1") && text.contains("caf\\xE9.gpx\": the name is not UTF-8"), "\(text)")
         #expect(text.contains("queued 1 track file(s)"), "\(text)")
     }
+
+    /// The help tells the truth (issue 13, item 6).
+    @Test func helpListsEveryFormatAndRefusesAnUnknownTopic() throws {
+        let main = try tracksnap(["--help"])
+        #expect(main.status == 0)
+        for word in ["GPX", "TCX", "FIT", "KML", "KMZ", "GeoJSON", "CSV", "gzip", "enqueue PATH... [--jobs DIR] [--quiet]", "[--color-by"] {
+            #expect(main.stdout.contains(word), "help lacks \(word)")
+        }
+        let unknown = try tracksnap(["--help", "nosuchcmd"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no help for 'nosuchcmd'"), "\(unknown.stderr)")
+        #expect(try tracksnap(["help", "retry"]).stdout.contains("tracksnap retry --all"))
+    }
 }
