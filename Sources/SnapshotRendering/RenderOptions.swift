@@ -125,7 +125,10 @@ public struct RenderOptions: Sendable, Equatable {
             return "size must be between 16x16 and 8192x8192 points, found \(widthPoints)x\(heightPoints)"
         }
         if !(scale >= 0.5 && scale <= 4) { return "scale must be between 0.5 and 4, found \(scale)" }
-        if widthPixels * heightPixels > 64_000_000 { return "the image would have more than 64 megapixels" }
+        if widthPixels * heightPixels > 64_000_000 {
+            let megapixels = Double(widthPixels * heightPixels) / 1_000_000
+            return "the image would be \(widthPixels)x\(heightPixels) pixels (\((megapixels * 10).rounded() / 10) megapixels); at most 64 megapixels after the scale"
+        }
         if !(paddingFraction >= 0 && paddingFraction < 0.45) {
             return "padding must be a fraction from 0 to 0.45 of the frame, found \(paddingFraction)"
         }

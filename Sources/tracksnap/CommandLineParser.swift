@@ -297,23 +297,34 @@ struct ArgumentScanner {
     private let command: String
     private var index = 0
     private var current = ""
+    /// After `--`, nothing is an option (a track named "-run.gpx").
+    private var optionsEnded = false
+    /// Options that took a value so far: each may be given once.
+    private var given: Set<String> = []
 
     init(_ arguments: [String], command: String) {
         self.arguments = arguments
         self.command = command
     }
 
-    /// The next argument, or nil at the end.
+    /// The next argument, or nil at the end. A first `--` is skipped and ends the options.
     mutating func next() -> String? {
         guard index < arguments.count else { return nil }
         current = arguments[index]
         index += 1
+        if current == "--" && !optionsEnded {
+            optionsEnded = true
+            return next()
+        }
         return current
     }
 
-    /// The value after the current option.
+    /// The value after the current option. An option given twice is refused: which value was
+    /// meant is a guess (`-o a.png -o b.png`).
     mutating func value() throws -> String {
         let option = current
+        let canonical = option == "-o" ? "--output" : option
+        guard given.insert(canonical).inserted else { throw UsageError(message: "\(option) is given twice; give it once") }
         guard let value = next() else { throw UsageError(message: "\(option) needs a value") }
         return value
     }
@@ -339,6 +350,6 @@ struct ArgumentScanner {
 
     /// Throws for an option the command does not know.
     func refuseOption(_ argument: String) throws {
-        if argument.hasPrefix("-"), argument != "-" { throw UsageError(message: "unknown option '\(argument)' for \(command)") }
+        if !optionsEnded, argument.hasPrefix("-"), argument != "-" { throw UsageError(message: "unknown option '\(argument)' for \(command)") }
     }
 }

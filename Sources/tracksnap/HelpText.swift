@@ -63,7 +63,8 @@ enum HelpText {
 
         OPTIONS
           -o, --output PATH   the PNG to write (required)
-          --size WxH          image size in points (default 512x512; 16...8192 each)
+          --size WxH          image size in points (default 512x512; 16...8192 each, and at most
+                              64 megapixels after --scale: 8000x8000 at @1x, 4000x4000 at @2x)
           --scale S           device pixels per point: 1 for @1x, 2 for @2x (default 1; 0.5...4)
           --padding F         empty margin on each side as a fraction of the frame (default 0.1)
           --style FILE        a style file (JSON; README "Style file"): sizes, scales, padding,

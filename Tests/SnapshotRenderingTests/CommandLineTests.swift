@@ -180,4 +180,23 @@ private let workDirectory: String = {
         #expect(unknown.status == 2 && unknown.stderr.contains("no help for 'nosuchcmd'"), "\(unknown.stderr)")
         #expect(try tracksnap(["help", "retry"]).stdout.contains("tracksnap retry --all"))
     }
+
+    /// Repeated options, `--`, and the size limit stated with the numbers (issue 13, items 9, 11).
+    @Test func repeatedOptionsAreRefusedAndDoubleDashEndsOptions() throws {
+        let twice = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", workDirectory + "/a.png", "--output", workDirectory + "/b.png"])
+        #expect(twice.status == 2 && twice.stderr.contains("given twice"), "\(twice.stderr)")
+        let dashed = workDirectory + "/-dashed.gpx"
+        try? FileManager.default.removeItem(atPath: dashed)
+        try FileManager.default.copyItem(atPath: fixturePath("gpx11-basic.gpx"), toPath: dashed)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/tracksnap")
+        process.currentDirectoryURL = URL(fileURLWithPath: workDirectory)
+        process.arguments = ["render", "-o", "dashed.png", "--", "-dashed.gpx"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let big = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", workDirectory + "/big.png", "--size", "8192x8192"])
+        #expect(big.status == 2 && big.stderr.contains("8192x8192 pixels (67.1 megapixels)"), "\(big.stderr)")
+    }
 }
