@@ -1,3 +1,4 @@
+import FileStore
 import HistoryListing
 import JobQueue
 import ThumbnailCache
@@ -52,6 +53,11 @@ public struct RunConfiguration: Sendable {
     /// the queue would be taken for jobs (the site's files moved into failed/), and a queue inside
     /// the output folder would be served to the world with every private track in it.
     public var foldersProblem: String? {
+        for (path, role) in [(outputDirectory, "output folder"), (jobsDirectory, "queue")] {
+            if let status = (try? FileStore.statusFollowingLinks(path)) ?? nil, !status.isDirectory {
+                return "the \(role) '\(path)' is \(status.kindDescription), not a folder"
+            }
+        }
         let jobs = ArchiveEnqueuer.absolute(jobsDirectory), output = ArchiveEnqueuer.absolute(outputDirectory)
         if jobs == output { return "the queue and the output folder are the same folder ('\(jobsDirectory)')" }
         if output.hasPrefix(jobs + "/") { return "the output folder '\(outputDirectory)' is inside the queue '\(jobsDirectory)'; put it beside it" }

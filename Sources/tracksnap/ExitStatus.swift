@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BatchRun
 import FileStore
 import FoundationEssentials
@@ -17,8 +20,11 @@ enum ExitStatus: Int32 {
     case unexpected = 1
     /// The command line or configuration is wrong.
     case usage = 2
-    /// The input file is not a readable track (EX_DATAERR).
+    /// The input file is not a readable track: missing, unreadable, not a regular file, or not a
+    /// track (EX_DATAERR).
     case invalidInput = 65
+    /// The output file cannot be written: its folder is missing or not writable (EX_CANTCREAT).
+    case cannotCreate = 73
     /// A temporary condition (disk full, read-only file system); retrying later may succeed (EX_TEMPFAIL).
     case temporary = 75
 
@@ -27,6 +33,10 @@ enum ExitStatus: Int32 {
         let (status, message): (ExitStatus, String) = {
             switch error {
             case let error as UsageError: return (.usage, "\(error.message)\nRun 'tracksnap --help' for usage.")
+            case let error as OutputFileError:
+                return (error.error.isEnvironmental ? .temporary : .cannotCreate, "cannot write \(error.path): \(error.error.reason ?? String(cString: strerror(error.error.code)))")
+            case let error as UnreadableInputError:
+                return (error.error.isEnvironmental ? .temporary : .invalidInput, error.error.description)
             case let error as InputFileError: return (error.error.isInvalidInput ? .invalidInput : .unexpected, "\(error.path): \(error.error)")
             case let error as FileError: return (error.isEnvironmental ? .temporary : (error.isNotFound ? .invalidInput : .unexpected), error.description)
             case let error as RunError:
@@ -46,6 +56,18 @@ enum ExitStatus: Int32 {
 /// A command line that cannot be run as written.
 struct UsageError: Error {
     var message: String
+}
+
+/// The output of `render` could not be written; the message names the user's path, never the
+/// temporary one the write went through.
+struct OutputFileError: Error {
+    var path: String
+    var error: FileError
+}
+
+/// The input of `render` could not be read (missing, unreadable, not a regular file).
+struct UnreadableInputError: Error {
+    var error: FileError
 }
 
 /// A render failure tied to the input file it came from.

@@ -48,7 +48,9 @@ enum HelpText {
           1   unexpected failure; for enqueue: some files could not be queued (each is named, the
               rest are queued)
           2   bad command line or configuration
-          65  render: the input is not a readable track (the message names the file, format and position)
+          65  render: the input is not a readable track: missing, unreadable, not a regular file, or
+              not a track (the message names the file, and the format and position when it has them)
+          73  render: the output cannot be written (its folder is missing or not writable)
           75  temporary failure, retry later: another run holds the queue's lock, the disk is full or
               read-only, or the run was stopped by a signal with jobs left
         """

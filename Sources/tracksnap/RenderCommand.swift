@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FileStore
 import FoundationEssentials
 import SnapshotRendering
@@ -5,6 +8,14 @@ import SnapshotRendering
 /// `tracksnap render`: one file in, one PNG out.
 enum RenderCommand {
     static func run(_ request: RenderRequest) throws -> ExitStatus {
+        guard !request.output.isEmpty else { throw UsageError(message: "render: -o needs a file name") }
+        if let output = try? FileStore.statusFollowingLinks(request.output), output.isDirectory {
+            throw UsageError(message: "render: the output '\(request.output)' is a folder; give a file name, e.g. \(request.output)/track.png")
+        }
+        let folder = FileStore.split(request.output).directory
+        guard let folderStatus = try? FileStore.statusFollowingLinks(folder), folderStatus.isDirectory else {
+            throw OutputFileError(path: request.output, error: FileError("write", request.output, code: ENOENT, reason: "the folder '\(folder)' does not exist"))
+        }
         // The output replaces its path atomically: were it the input (or a link to it), the track
         // would be gone.
         if let input = try FileStore.statusFollowingLinks(request.input), let output = try FileStore.statusFollowingLinks(request.output),
@@ -18,14 +29,22 @@ enum RenderCommand {
         let snapshot: RenderedSnapshot
         do {
             // Decode in its own step so the file's bytes are released before rendering.
-            let track = try SnapshotRenderer.decode(
-                trackBytes: try FileStore.readFile(request.input, maximumBytes: request.options.limits.maximumInputBytes),
-                fileName: request.input, options: request.options)
+            let bytes: [UInt8]
+            do {
+                bytes = try FileStore.readFile(request.input, maximumBytes: request.options.limits.maximumInputBytes)
+            } catch {
+                throw UnreadableInputError(error: error)
+            }
+            let track = try SnapshotRenderer.decode(trackBytes: bytes, fileName: request.input, options: request.options)
             snapshot = try SnapshotRenderer.render(track: track, options: request.options)
         } catch let error as SnapshotError {
             throw InputFileError(path: request.input, error: error)
         }
-        try FileStore.writeAtomically(snapshot.png, to: request.output)
+        do {
+            try FileStore.writeAtomically(snapshot.png, to: request.output)
+        } catch {
+            throw OutputFileError(path: request.output, error: error)
+        }
         if request.printsInfo {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

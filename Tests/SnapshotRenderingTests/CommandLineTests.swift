@@ -199,4 +199,20 @@ private let workDirectory: String = {
         let big = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", workDirectory + "/big.png", "--size", "8192x8192"])
         #expect(big.status == 2 && big.stderr.contains("8192x8192 pixels (67.1 megapixels)"), "\(big.stderr)")
     }
+
+    /// One exit class per cause, and the user's path in the message (issue 13, item 7).
+    @Test func outputProblemsHaveTheirOwnExitStatusAndNameTheUsersPath() throws {
+        let input = fixturePath("gpx11-basic.gpx")
+        let missingFolder = try tracksnap(["render", input, "-o", "/nonexistent/dir/r.png"])
+        #expect(missingFolder.status == 73 && missingFolder.stderr == "tracksnap: error: cannot write /nonexistent/dir/r.png: the folder '/nonexistent/dir' does not exist\n", "\(missingFolder.stderr)")
+        let empty = try tracksnap(["render", input, "-o", ""])
+        #expect(empty.status == 2 && empty.stderr.contains("-o needs a file name"))
+        let folder = try tracksnap(["render", input, "-o", workDirectory])
+        #expect(folder.status == 2 && folder.stderr.contains("is a folder"))
+        let file = workDirectory + "/a-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let runIntoFile = try tracksnap(["run", "--jobs", workDirectory + "/jobs-for-file", "--output", file])
+        #expect(runIntoFile.status == 2 && runIntoFile.stderr.contains("is a regular file, not a folder"), "\(runIntoFile.stderr)")
+        for result in [missingFolder, empty, folder] { #expect(!result.stderr.contains(".tmp~")) }
+    }
 }
