@@ -45,17 +45,26 @@ public struct QueueStatus: Sendable, Equatable, Codable {
         var failures: [Failure] = []
         let failedNames = try FileStore.listDirectory(layout.failed)
         var jobsWithRecords = Set<String>()
+        var unreadable: [String: String] = [:]  // job file name → why its sidecar could not be read
         for name in failedNames where name.hasSuffix(".error") {
-            guard let bytes = try? FileStore.readFile(layout.failed + "/" + name, maximumBytes: 1 << 20),
-                let record = FailureRecord.parse(bytes)
-            else { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try FileStore.readFile(layout.failed + "/" + name, maximumBytes: 1 << 20)
+            } catch {
+                unreadable[String(name.dropLast(".error".count))] = "its failure record \(name) cannot be read (\(error.reason ?? error.description))"
+                continue
+            }
+            guard let record = FailureRecord.parse(bytes) else {
+                unreadable[String(name.dropLast(".error".count))] = "its failure record \(name) is not a failure record"
+                continue
+            }
             // A sidecar whose job is gone was superseded (or the move did not happen yet).
             guard FileStore.exists(layout.failed + "/" + record.job) else { continue }
             jobsWithRecords.insert(record.job)
             failures.append(Failure(job: record.job, failureClass: record.failureClass.rawValue, message: record.message, attempts: record.attempts))
         }
         for name in failedNames where !name.hasSuffix(".error") && !name.hasPrefix(".") && !jobsWithRecords.contains(name) {
-            failures.append(Failure(job: name, failureClass: "unknown", message: "no failure record", attempts: 0))
+            failures.append(Failure(job: name, failureClass: "unknown", message: unreadable[name] ?? "no failure record", attempts: 0))
         }
         failures.sort { $0.job < $1.job }
         return QueueStatus(queued: try count(layout.new), running: try count(layout.running), done: try count(layout.done), failed: failures)

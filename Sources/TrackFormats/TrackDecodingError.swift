@@ -67,7 +67,19 @@ public struct TrackDecodingError: Error, Sendable, Equatable, CustomStringConver
         self.kind = kind
         self.format = format
         self.position = position
-        self.message = message
+        self.message = TrackDecodingError.bounded(message)
+    }
+
+    /// Messages longer than this many characters keep their start and end around an ellipsis
+    /// that says how long the whole was: an excerpt of a 50 MB token must not become a 50 MB line
+    /// of cron mail and a 50 MB `.error` sidecar.
+    public static let maximumMessageCharacters = 240
+
+    static func bounded(_ message: String) -> String {
+        guard message.utf8.count > maximumMessageCharacters, message.prefix(maximumMessageCharacters).endIndex != message.endIndex else {
+            return message
+        }
+        return String(message.prefix(160)) + "…[\(message.utf8.count) bytes in all]…" + String(message.suffix(40))
     }
 
     /// One line: "GPX, line 12, column 5: expected </trkseg>, found </trk>".

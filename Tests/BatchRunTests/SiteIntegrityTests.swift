@@ -108,3 +108,26 @@ import Testing
         }
     }
 }
+
+/// Error output has a length limit (issue 13, item 3).
+@Suite struct ErrorLengthTests {
+    @Test func aHugeBadTokenGivesAShortLineAShortSidecarAndAReadableStatus() throws {
+        let sandbox = try RunSandbox()
+        let token = String(repeating: "9x", count: 2_500_000)  // 5 MB, not a number
+        try FileStore.writeAtomically(Array("lat,lon\n47.1,8.2\n\(token),8.3\n".utf8), to: sandbox.archive + "/huge-token.csv")
+        sandbox.age(sandbox.archive + "/huge-token.csv", seconds: 3600)
+        try sandbox.enqueueArchive()
+        let run = try sandbox.runQueue()
+        #expect(run.status == 0)
+        #expect(run.stderr.utf8.count < 2_000 && run.stderr.contains("bytes in all"), "\(run.stderr.utf8.count) bytes")
+        let sidecar = try #require(sandbox.jobs(in: "failed").first { $0.hasSuffix(".error") })
+        #expect(try FileStore.readFile(sandbox.jobs + "/failed/" + sidecar).count < 2_000)
+        let status = try sandbox.run(["status", "--jobs", sandbox.jobs])
+        #expect(status.stdout.contains("invalid-input") && status.stdout.utf8.count < 2_000, "\(status.stdout.prefix(300))")
+        // A sidecar that cannot be read is said to be so, with its name.
+        try FileStore.remove(sandbox.jobs + "/failed/" + sidecar)
+        try FileStore.createDirectories([sandbox.jobs + "/failed/" + sidecar])
+        let broken = try sandbox.run(["status", "--jobs", sandbox.jobs])
+        #expect(broken.stdout.contains("its failure record \(sidecar) cannot be read"), "\(broken.stdout)")
+    }
+}
