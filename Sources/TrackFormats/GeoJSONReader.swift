@@ -6,7 +6,8 @@ import TrackModel
 /// `properties.name` names the track; times come from `properties.coordTimes` (one time per
 /// position, nested like the lines, as togeojson and gpsbabel write) or
 /// `properties.coordinateProperties.times`; a lone `properties.time` dates the first fix.
-/// Points and polygons are not routes: ignored and counted in `notes`.
+/// Polygons are not routes: ignored and counted in `notes`. Points (Point, MultiPoint) are drawn
+/// in file order when the file has no lines, as a GPX file of waypoints is; otherwise counted.
 ///
 /// Members may come in any order; the common order (`type` first) is read in one pass, and a
 /// geometry whose `type` comes after its `coordinates` is read in a second pass over that member.
@@ -25,8 +26,15 @@ public enum GeoJSONReader: TrackReader {
             throw state.scanner.error(at: state.scanner.position, "expected the end of the file after the GeoJSON object, found \(state.scanner.found())")
         }
         var track = Track(format: .geojson, name: state.name, segments: state.segments)
+        // Like a GPX file of waypoints: points are the route only when there is no line.
+        if state.segments.isEmpty, !state.points.isEmpty {
+            track.segments = [TrackSegment(fixes: state.points)]
+            track.notes.append("drawn from \(state.points.count) points in file order (the file has no lines)")
+        } else if !state.points.isEmpty {
+            track.notes.append("\(state.points.count) points not drawn (the lines are the route)")
+        }
         let ignored = state.ignored.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        if !ignored.isEmpty { track.notes.append(ignored.joined(separator: ", ") + " ignored (only lines are routes)") }
+        if !ignored.isEmpty { track.notes.append(ignored.joined(separator: ", ") + " ignored (only lines and points are routes)") }
         track.notes += state.notes
         return track
     }
@@ -44,6 +52,8 @@ private struct GeoJSONState {
     var counter: FixCounter
     var reservation: Int
     var segments: [TrackSegment] = []
+    /// Point and MultiPoint positions, in file order: the route when the file has no lines.
+    var points: [Fix] = []
     var name: String?
     var ignored: [String: Int] = [:]
     var notes: [String] = []
@@ -108,7 +118,7 @@ private struct GeoJSONState {
                 "expected a GeoJSON type (FeatureCollection, Feature, LineString, MultiLineString, GeometryCollection, …), found \"\(typeName)\"")
         }
         switch kind {
-        case .point, .multiPoint, .polygon, .multiPolygon, nil: ignored[typeName, default: 0] += 1
+        case .polygon, .multiPolygon, nil: ignored[typeName, default: 0] += 1
         default: break
         }
         for item in deferred {
@@ -124,6 +134,10 @@ private struct GeoJSONState {
         switch (member, kind) {
         case (.coordinates, .lineString?):
             segments.append(TrackSegment(fixes: try readPositions(depth: depth)))
+        case (.coordinates, .point?):
+            points.append(try readPosition(depth: depth - 1))
+        case (.coordinates, .multiPoint?):
+            points += try readPositions(depth: depth)
         case (.coordinates, .multiLineString?):
             try scanner.expect(UInt8(ascii: "["), "an array of lines for MultiLineString coordinates")
             try scanner.enter(depth)
@@ -152,27 +166,30 @@ private struct GeoJSONState {
             reservation = 0
         }
         var first = true
-        while try scanner.nextElement(first: &first) {
-            let positionOffset = scanner.position
-            try scanner.expect(UInt8(ascii: "["), "a position [longitude, latitude, elevation?]")
-            try scanner.enter(depth + 1)
-            let longitude = try scanner.readNumber("a longitude")
-            try scanner.expect(UInt8(ascii: ","), "',' and a latitude after the longitude")
-            let latitude = try scanner.readNumber("a latitude")
-            var elevation = Double.nan
-            if scanner.peek() == UInt8(ascii: ",") {
-                scanner.position += 1
-                elevation = scanner.skipNull() ? .nan : try scanner.readNumber("an elevation")
-                while scanner.peek() == UInt8(ascii: ",") {
-                    scanner.position += 1
-                    try scanner.skipValue(depth: depth + 2)
-                }
-            }
-            try scanner.expect(UInt8(ascii: "]"), "']' to close the position")
-            try counter.add(.geojson, at: .text(scanner.bytes, offset: positionOffset))
-            fixes.append(Fix(latitudeDegrees: latitude, longitudeDegrees: longitude, elevationMeters: elevation))
-        }
+        while try scanner.nextElement(first: &first) { fixes.append(try readPosition(depth: depth)) }
         return fixes
+    }
+
+    /// One position `[longitude, latitude, elevation?, …]`.
+    private mutating func readPosition(depth: Int) throws(TrackDecodingError) -> Fix {
+        let positionOffset = scanner.position
+        try scanner.expect(UInt8(ascii: "["), "a position [longitude, latitude, elevation?]")
+        try scanner.enter(depth + 1)
+        let longitude = try scanner.readNumber("a longitude")
+        try scanner.expect(UInt8(ascii: ","), "',' and a latitude after the longitude")
+        let latitude = try scanner.readNumber("a latitude")
+        var elevation = Double.nan
+        if scanner.peek() == UInt8(ascii: ",") {
+            scanner.position += 1
+            elevation = scanner.skipNull() ? .nan : try scanner.readNumber("an elevation")
+            while scanner.peek() == UInt8(ascii: ",") {
+                scanner.position += 1
+                try scanner.skipValue(depth: depth + 2)
+            }
+        }
+        try scanner.expect(UInt8(ascii: "]"), "']' to close the position")
+        try counter.add(.geojson, at: .text(scanner.bytes, offset: positionOffset))
+        return Fix(latitudeDegrees: latitude, longitudeDegrees: longitude, elevationMeters: elevation)
     }
 
     /// What a feature's `properties` say about its track.

@@ -68,7 +68,18 @@ import TrackModel
         #expect(!track.segments[0].fixes[1].hasElevation)
         #expect(track.segments[0].fixes[2].latitudeDegrees == 47.02 && track.segments[0].fixes[2].timeSeconds == 1_714_546_802)
         #expect(track.segments[2].fixes[1].timeSeconds == 1_714_551_001)
-        #expect(track.notes == ["1 Point, 1 Polygon ignored (only lines are routes)"])
+        #expect(track.notes == ["1 points not drawn (the lines are the route)", "1 Polygon ignored (only lines and points are routes)"])
+    }
+
+    /// A GeoJSON of points only is drawn from them in file order, as a GPX of waypoints is
+    /// (issue 13, item 12); before, it was "no valid fixes".
+    @Test func pointsOnlyAreDrawnLikeWaypoints() throws {
+        let json = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [8.5, 47.0, 410]}, "properties": null}, {"type": "Feature", "geometry": {"type": "MultiPoint", "coordinates": [[8.51, 47.01], [8.52, 47.02]]}, "properties": {}}]}"#
+        let track = try TrackDecoder.decode(Array(json.utf8), fileName: "stops.geojson")
+        #expect(track.segments.map(\.fixes.count) == [3])
+        #expect(track.segments[0].fixes[0] == Fix(latitudeDegrees: 47.0, longitudeDegrees: 8.5, elevationMeters: 410))
+        #expect(track.segments[0].fixes[2].longitudeDegrees == 8.52)
+        #expect(track.notes == ["drawn from 3 points in file order (the file has no lines)"])
     }
 
     @Test func shortPositionIsAnErrorWithPosition() throws {
