@@ -19,6 +19,9 @@ public struct EnqueueReport: Sendable, Equatable {
     /// TrackSnap output folders found in the archive and not descended into (their index.json
     /// would be queued as a GeoJSON track that fails every night).
     public var skippedOutputFolders: [String] = []
+    /// Entries of the walked folders passed over without an error, by reason ("a dot-file name",
+    /// "a dangling link", "not a regular file"): counted in the summary.
+    public var skippedQuietly: [String: Int] = [:]
     /// Symbolic links to folders, not followed (no cycles; a link may point anywhere).
     public var skippedFolderLinks: [String] = []
     /// Files and folders that could not be queued, with the reason; the rest were queued.
@@ -180,7 +183,12 @@ public struct ArchiveEnqueuer: Sendable {
             report.skipped.append(EnqueueReport.Skip(path: directory, reason: error.description))
             return
         }
-        for name in names where !name.hasPrefix(".") {
+        for name in names {
+            guard !name.hasPrefix(".") else {
+                // Hidden files and folders (".git", editors' swap files, "..gpx") are not tracks.
+                if name != "." && name != ".." { report.skippedQuietly["a dot-file name", default: 0] += 1 }
+                continue
+            }
             let path = directory + "/" + name
             guard var status = (try? FileStore.status(path)) ?? nil else { continue }
             if status.isDirectory {
@@ -190,12 +198,18 @@ public struct ArchiveEnqueuer: Sendable {
             if status.isSymbolicLink {
                 // A link to a file is queued as a copy of what it points to, inside the archive or
                 // not (it is the user's archive); a link to a folder is named and not followed.
-                guard let target = (try? FileStore.statusFollowingLinks(path)) ?? nil else { continue }
+                guard let target = (try? FileStore.statusFollowingLinks(path)) ?? nil else {
+                    report.skippedQuietly["a dangling link", default: 0] += 1
+                    continue
+                }
                 if target.isDirectory { report.skippedFolderLinks.append(path) }
                 guard target.isRegularFile else { continue }
                 status = target
             }
-            guard status.isRegularFile else { continue }
+            guard status.isRegularFile else {
+                if !status.isDirectory { report.skippedQuietly["not a regular file", default: 0] += 1 }
+                continue
+            }
             guard isTrackFileName(name) else {
                 report.skippedNotTracks += 1
                 continue

@@ -34,6 +34,7 @@ enum QueueCommands {
         if !request.quiet || !report.skipped.isEmpty {
             var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
             if report.skippedNotTracks > 0 { line += ", \(report.skippedNotTracks) skipped: not a track file name" }
+            for (reason, count) in report.skippedQuietly.sorted(by: { $0.key < $1.key }) { line += ", \(count) skipped: \(reason)" }
             if !report.skipped.isEmpty { line += ", \(report.skipped.count) not queued: see above" }
             StandardError.write((line + ")\n"))
         }

@@ -60,10 +60,12 @@ import Testing
         #expect(try FileStore.readFile(sandbox.queue.layout.new + "/" + name) == Array("<gpx>a, edited</gpx>".utf8))
     }
 
+    /// Enqueue waits (at most the settle time) for a fresh file, then its read-only copy is ready
+    /// in new/ at once, though the run's drop-in rule would make a writable fresh file wait.
     @Test func aFreshFileIsCopiedReadOnlySoItNeedNotSettle() throws {
         let sandbox = try QueueSandbox()
         var queue = sandbox.queue
-        queue.settleSeconds = 30
+        queue.settleSeconds = 1
         let archive = try makeArchive(sandbox)
         let report = try ArchiveEnqueuer(queue: queue).enqueue([archive + "/2025/run.gpx"])
         #expect(report.copied == 1)
@@ -110,5 +112,18 @@ import Testing
         let report = try ArchiveEnqueuer(queue: sandbox.queue).enqueue([archive])
         #expect(report.skippedOutputFolders == [archive + "/Output"])
         #expect(report.queued == 4)
+    }
+
+    /// What the walk passes over is counted (issue 13, item 13).
+    @Test func whatTheWalkPassesOverIsCounted() throws {
+        let sandbox = try QueueSandbox()
+        let archive = try makeArchive(sandbox)
+        try FileStore.writeAtomically(Array("x".utf8), to: archive + "/..gpx")
+        try FileManager.default.createSymbolicLink(atPath: archive + "/dangling.gpx", withDestinationPath: "nowhere.gpx")
+        #expect(mkfifo(archive + "/pipe.gpx", 0o600) == 0)
+        let report = try ArchiveEnqueuer(queue: sandbox.queue).enqueue([archive])
+        // .git (from makeArchive) and ..gpx are dot-file names.
+        #expect(report.skippedQuietly == ["a dot-file name": 2, "a dangling link": 1, "not a regular file": 1])
+        #expect(report.queued == 4 && report.skipped.isEmpty)
     }
 }
