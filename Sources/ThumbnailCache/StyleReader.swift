@@ -113,12 +113,15 @@ struct Reader {
         return settings
     }
 
-    /// Sizes of one role; without "scales", the base settings' scales for that role (or @1x).
+    /// Sizes of one role. Each of "width", "height" and "scales" may be given alone; the others
+    /// keep the base settings' values for that role.
     private func images(_ value: JSONValue, _ path: String, role: ImageRole, base: [ImageSpec]) throws(StyleError) -> [ImageSpec] {
         let spec = try object(value, path, ["width", "height", "scales"])
-        guard let width = spec["width"], let height = spec["height"] else { throw fail(path, "needs \"width\" and \"height\" in points") }
-        let widthPoints = Int(try number(width, path + ".width", range: 16...8192))
-        let heightPoints = Int(try number(height, path + ".height", range: 16...8192))
+        let current = base.first { $0.role == role }
+        var widthPoints = current?.widthPoints ?? 0, heightPoints = current?.heightPoints ?? 0
+        if let width = spec["width"] { widthPoints = Int(try number(width, path + ".width", range: 16...8192)) }
+        if let height = spec["height"] { heightPoints = Int(try number(height, path + ".height", range: 16...8192)) }
+        guard widthPoints > 0, heightPoints > 0 else { throw fail(path, "needs \"width\" and \"height\" in points (there is no \(role.rawValue) size to keep)") }
         var scales = base.filter { $0.role == role }.map(\.scale)
         if scales.isEmpty { scales = [1] }
         if let list = spec["scales"] {

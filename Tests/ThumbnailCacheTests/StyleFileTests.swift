@@ -69,6 +69,16 @@ import ThumbnailCache
         #expect(error("{\"version\": 1, \"theme\": \"da\u{1}rk\"}").contains("expected no control characters in a string"))
     }
 
+    /// A size may be partly overridden, and a bad value is named (issue 13, item 8).
+    @Test func sizesArePartialOverridesAndBadValuesAreNamed() throws {
+        #expect(error(#"{"version": 1, "thumbnail": {"width": -5}}"#) == "style.json: thumbnail.width: expected a number from 16.0 to 8192.0, found -5.0")
+        #expect(error(#"{"version": 1, "thumbnail": {"scales": [0]}}"#) == "style.json: thumbnail.scales[0]: expected a number from 0.5 to 4.0, found 0.0")
+        let wide = try settings(#"{"version": 1, "thumbnail": {"width": 400}}"#)
+        let thumbnails = wide.images.filter { $0.role == .thumbnail }
+        #expect(thumbnails.map(\.widthPoints) == [400, 400] && thumbnails.map(\.heightPoints) == [240, 240] && thumbnails.map(\.scale) == [1, 2])
+        #expect(error(#"{"version": 1, "version": 1}"#).contains("appears twice"))
+    }
+
     @Test func stringEscapesAndNumbersFollowTheJSONGrammar() throws {
         // \u0023 is "#", and a surrogate pair is one scalar; 1e0 and -0.5e+1 are numbers.
         let style = try settings(##"{"version": 1e0, "route": {"color": "\u0023FF0000", "width": 2.5E0}, "grid": {"paper": "#FFFFFF"}, "padding": 0.05}"##)
