@@ -13,7 +13,10 @@ public enum FormatSniffer {
         let count = bytes.count
         if count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return .gzip }
         if count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B, bytes[2] == 0x03, bytes[3] == 0x04 { return .kmz }
-        if count >= 12, bytes[0] == 12 || bytes[0] == 14, bytes[8] == UInt8(ascii: "."), bytes[9] == UInt8(ascii: "F"),
+        // The ".FIT" signature decides, whatever the header-size byte says: a bad size is then
+        // reported by the FIT reader ("expected a FIT header size of 12 or 14, found 13"), not as
+        // an unknown format.
+        if count >= 12, bytes[8] == UInt8(ascii: "."), bytes[9] == UInt8(ascii: "F"),
             bytes[10] == UInt8(ascii: "I"), bytes[11] == UInt8(ascii: "T")
         {
             return .fit

@@ -9,13 +9,21 @@ enum TextEncoding {
     /// UTF-16 content: `FF FE` / `FE FF`, or no BOM and `<?` / `<` + letter as 16-bit units
     /// (XML 1.0 appendix F).
     static func utf16Order(_ bytes: UnsafeBufferPointer<UInt8>) -> UTF16Order? {
-        guard bytes.count >= 2 else { return nil }
+        guard bytes.count >= 2, !isUTF32(bytes) else { return nil }
         if bytes[0] == 0xFF, bytes[1] == 0xFE { return .littleEndian }
         if bytes[0] == 0xFE, bytes[1] == 0xFF { return .bigEndian }
         guard bytes.count >= 4 else { return nil }
         if bytes[0] == 0x3C, bytes[1] == 0, bytes[2] != 0, bytes[3] == 0 { return .littleEndian }
         if bytes[0] == 0, bytes[1] == 0x3C, bytes[2] == 0, bytes[3] != 0 { return .bigEndian }
         return nil
+    }
+
+    /// Whether the content starts with a UTF-32 byte-order mark (`FF FE 00 00` or `00 00 FE FF`):
+    /// not read, and said so, rather than taken for UTF-16 with a stray odd byte.
+    static func isUTF32(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        return (bytes[0] == 0xFF && bytes[1] == 0xFE && bytes[2] == 0 && bytes[3] == 0)
+            || (bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0xFE && bytes[3] == 0xFF)
     }
 
     /// UTF-16 to UTF-8. Offsets in later errors refer to the UTF-8 text; lines are the same.

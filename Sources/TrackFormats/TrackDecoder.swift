@@ -94,6 +94,11 @@ public enum TrackDecoder {
     private static func decodeUncompressed(
         _ bytes: UnsafeBufferPointer<UInt8>, fileName: String?, limits: DecodingLimits, consumed: ((Int) -> Void)? = nil
     ) throws(TrackDecodingError) -> Track {
+        if TextEncoding.isUTF32(bytes) {
+            throw TrackDecodingError(
+                .unsupportedFormat, format: nil, position: SourcePosition(byteOffset: 0),
+                "UTF-32 text (a UTF-32 byte-order mark) is not read; save the file as UTF-8 or UTF-16")
+        }
         if let order = TextEncoding.utf16Order(bytes) {
             let utf8 = try TextEncoding.transcodeUTF16(bytes, order: order)
             return try utf8.withUnsafeBufferPointer { text throws(TrackDecodingError) in

@@ -28,6 +28,23 @@ import TrackModel
         #expect(!text.contains("root") && !text.contains("20228") && text.contains("text in none of these formats"), "\(text)")
     }
 
+    /// UTF-32 is named, not reported as truncated UTF-16 (issue 13, item 10).
+    @Test func utf32IsNamed() throws {
+        var text: [UInt8] = [0xFF, 0xFE, 0, 0]
+        for scalar in "<gpx/>".unicodeScalars { text += [UInt8(scalar.value), 0, 0, 0] }
+        let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(text, fileName: "wide.gpx") }
+        #expect(error?.description.contains("UTF-32") == true, "\(error?.description ?? "")")
+    }
+
+    /// A FIT signature with a bad header-size byte is a FIT error, not an unknown format.
+    @Test func aBadFITHeaderSizeIsNamedAsSuch() throws {
+        var bytes: [UInt8] = [13, 0x10, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)
+        bytes += [UInt8](repeating: 0, count: 20)
+        let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(bytes, fileName: "ride.fit") }
+        #expect(error?.format == .fit && error?.description.contains("header size of 12 or 14") == true && error?.description.contains("found 13") == true,
+            "\(error?.description ?? "")")
+    }
+
     @Test func otherXMLIsUnknownFormatNamingTheRoot() throws {
         let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(try fixture("not-a-track.xml")) }
         #expect(error?.kind == .unknownFormat)
