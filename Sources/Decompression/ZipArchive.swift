@@ -102,18 +102,25 @@ public struct ZipArchive {
                     "\(entry.path) declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, over the limit of \(budget); refused as a likely decompression bomb")
             }
             output = []
-            _ = try Inflater.inflate(data, from: 0, wrapper: .raw, budget: budget, into: &output, what: entry.path)
+            do {
+                _ = try Inflater.inflate(data, from: 0, wrapper: .raw, budget: budget, into: &output, what: entry.path)
+            } catch {
+                // The inflater counts from the entry's data; errors name the offset in the archive.
+                throw DecompressionError(error.kind, at: dataStart + error.byteOffset, error.message)
+            }
         default:
             throw DecompressionError(.unsupported, at: header, "\(entry.path) uses compression method \(entry.method); only stored (0) and deflate (8) are supported")
         }
         guard output.count == entry.uncompressedSize else {
-            throw DecompressionError(.malformed, at: header, "\(entry.path): expected \(entry.uncompressedSize) bytes, inflated \(output.count)")
+            throw DecompressionError(.malformed, at: dataStart, "\(entry.path): expected \(entry.uncompressedSize) bytes, inflated \(output.count)")
         }
         let crc = output.withUnsafeBufferPointer { CRC32.checksum($0) }
         guard crc == entry.crc32 else {
+            // At the entry's data (its local header is at byte 0 for the first entry, which read
+            // as if every KMZ error were at the start of the file).
             throw DecompressionError(
-                .malformed, at: header,
-                "\(entry.path): CRC-32 mismatch, expected \(hex(entry.crc32)), computed \(hex(crc))")
+                .malformed, at: dataStart,
+                "\(entry.path) (data from byte \(dataStart)): CRC-32 mismatch, expected \(hex(entry.crc32)), computed \(hex(crc))")
         }
         return output
     }

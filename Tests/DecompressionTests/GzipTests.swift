@@ -87,11 +87,14 @@ import TrackSynthesis
         }
         var corrupt = bytes
         corrupt[40] ^= 0xFF  // inside the deflated data
-        #expect(throws: DecompressionError.self) {
+        let error = #expect(throws: DecompressionError.self) {
             try corrupt.withUnsafeBufferPointer { buffer in
                 let archive = try ZipArchive(buffer)
                 _ = try archive.contents(of: archive.entries[0])
             }
         }
+        // The offset is in the archive (the entry's data starts after its 30 + 7-byte header),
+        // not counted from the entry's own data (issue 13, item 10: it always said byte 0).
+        #expect((error?.byteOffset ?? 0) >= 37, "\(error.map { "\($0)" } ?? "")")
     }
 }
