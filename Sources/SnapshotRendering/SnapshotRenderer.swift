@@ -26,7 +26,8 @@ public struct RenderedSnapshot: Sendable {
 public enum SnapshotRenderer {
     /// The renderer's version, part of every cache key. Bump it whenever the same track and
     /// options would give different pixels, so caches re-render everything.
-    public static let version = "1"
+    /// 2: palette images, pixel-snapped grid lines, implausible times dropped.
+    public static let version = "2"
 
     /// Decodes, cleans, fits, simplifies, rasterizes and encodes one track.
     public static func render(

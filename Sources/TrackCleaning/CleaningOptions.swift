@@ -25,6 +25,12 @@ public struct CleaningOptions: Sendable, Equatable, Codable {
     public var movingGapLimitSeconds: Double = 300
 
     /// The defaults above.
+    /// Times outside this range (Unix seconds) are not believed: the fix keeps its position and
+    /// loses its time, so no duration, date or moving time comes from it. Default: 1990-01-01 to
+    /// 2100-01-01 (before GPS receivers logged tracks; far enough ahead for any clock). A fixed
+    /// range, not "now", so the same file always renders the same.
+    public var plausibleTimes: ClosedRange<Double> = 631_152_000...4_102_444_800
+
     public init() {}
 }
 
@@ -36,8 +42,25 @@ public struct CleaningReport: Sendable, Equatable, Codable {
     public var duplicates = 0
     /// Fixes whose implied speed was far beyond the rest of the track.
     public var spikes = 0
+    /// Times removed (the fix kept, without a time): outside `CleaningOptions.plausibleTimes`,
+    /// or earlier than a time before it in the segment. Not in `total`: no fix is dropped.
+    public var timesDropped = 0
     /// Every fix dropped.
     public var total: Int { invalid + duplicates + spikes }
+
+    private enum CodingKeys: String, CodingKey {
+        case invalid, duplicates, spikes
+        case timesDropped = "times_dropped"
+    }
+
+    /// Reads a report; records written before `times_dropped` existed read as 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        invalid = try container.decode(Int.self, forKey: .invalid)
+        duplicates = try container.decode(Int.self, forKey: .duplicates)
+        spikes = try container.decode(Int.self, forKey: .spikes)
+        timesDropped = try container.decodeIfPresent(Int.self, forKey: .timesDropped) ?? 0
+    }
 
     /// An empty report.
     public init() {}

@@ -29,6 +29,7 @@ public enum TrackCleaner {
     private static func dropInvalidAndRepeats(_ fixes: [Fix], _ options: CleaningOptions, _ report: inout CleaningReport) -> [Fix] {
         var kept: [Fix] = []
         kept.reserveCapacity(fixes.count)
+        var latestTime = -Double.infinity
         for var fix in fixes {
             let lat = fix.latitudeDegrees
             let lon = fix.longitudeDegrees
@@ -41,6 +42,17 @@ public enum TrackCleaner {
             // A corrupt elevation or time loses only that value, not the position.
             if !fix.elevationMeters.isFinite || abs(fix.elevationMeters) > 20_000 { fix.elevationMeters = .nan }
             if !fix.timeSeconds.isFinite { fix.timeSeconds = .nan }
+            // An impossible time (1970, 9999) or one running backwards would give a date of
+            // 1970, a duration of 70 million hours, or a moving time of 0: the time goes, the
+            // position stays, and the render info counts it.
+            if !fix.timeSeconds.isNaN {
+                if !options.plausibleTimes.contains(fix.timeSeconds) || fix.timeSeconds < latestTime {
+                    fix.timeSeconds = .nan
+                    report.timesDropped += 1
+                } else {
+                    latestTime = fix.timeSeconds
+                }
+            }
             if let last = kept.last, last == fix {
                 report.duplicates += 1
                 continue

@@ -11,6 +11,26 @@ private func straightRun(count: Int, stepMeters: Double = 3, start: Double = 1_7
 }
 
 @Suite struct TrackCleanerTests {
+    /// A track alternating 1970 and 9999, and one running backwards (issue 13, item 5): their
+    /// times go (counted), the positions stay, and no duration of 70 million hours is computed.
+    @Test func implausibleAndBackwardTimesAreDroppedAndCounted() {
+        var fixes = straightRun(count: 10)
+        for index in stride(from: 0, to: 10, by: 2) { fixes[index].timeSeconds = 0 }  // 1970-01-01
+        for index in stride(from: 1, to: 10, by: 2) { fixes[index].timeSeconds = 253_402_300_799 }  // 9999-12-31
+        let (cleaned, report) = TrackCleaner.clean(Track(format: .gpx, segments: [TrackSegment(fixes: fixes)]))
+        #expect(cleaned.fixCount == 10 && report.timesDropped == 10 && report.total == 0)
+        #expect(cleaned.segments[0].fixes.allSatisfy { $0.timeSeconds.isNaN })
+        let stats = TrackStatistics.stats(of: cleaned, options: CleaningOptions())
+        #expect(stats.durationSeconds == nil && stats.startTimeSeconds == nil)
+
+        var backwards = straightRun(count: 6)
+        backwards[3].timeSeconds -= 100  // earlier than the fix before it
+        let (kept, backwardReport) = TrackCleaner.clean(Track(format: .gpx, segments: [TrackSegment(fixes: backwards)]))
+        #expect(backwardReport.timesDropped == 1 && kept.segments[0].fixes[3].timeSeconds.isNaN)
+        let moving = TrackStatistics.stats(of: kept, options: CleaningOptions())
+        #expect((moving.movingSeconds ?? 0) > 0 && moving.durationSeconds == 5)
+    }
+
     @Test func dropsInvalidCoordinatesAndCountsThem() {
         var fixes = straightRun(count: 10)
         fixes.insert(Fix(latitudeDegrees: .nan, longitudeDegrees: 8), at: 2)
