@@ -32,7 +32,7 @@ enum ExitStatus: Int32 {
     static func report(_ error: any Error) -> ExitStatus {
         let (status, message): (ExitStatus, String) = {
             switch error {
-            case let error as UsageError: return (.usage, "\(error.message)\nRun 'tracksnap --help' for usage.")
+            case let error as UsageError: return (.usage, error.message)
             case let error as OutputFileError:
                 return (error.error.isEnvironmental ? .temporary : .cannotCreate, "cannot write \(error.path): \(error.error.reason ?? String(cString: strerror(error.error.code)))")
             case let error as UnreadableInputError:
@@ -48,7 +48,9 @@ enum ExitStatus: Int32 {
             default: return (.unexpected, "\(error)")
             }
         }()
-        StandardError.write("tracksnap: error: \(message)\n")
+        // Paths and excerpts inside may hold control characters: one line, no escape codes.
+        let hint = status == .usage ? "\nRun 'tracksnap --help' for usage." : ""
+        StandardError.write("tracksnap: error: " + FileStore.escapingControls(message) + hint + "\n")
         return status
     }
 }
