@@ -118,7 +118,7 @@ public enum SnapshotRenderer {
             var timings = shared
             let bands = RouteBands(track: cleaned, projection: projection, coloring: options.style.coloring, count: options.style.bandColors.count)
             let tolerance = options.simplificationTolerancePixels
-            let polylines: [[PixelPoint]]
+            var polylines: [[PixelPoint]]
             if bands == nil, let ranked {
                 let toleranceMeters = tolerance * frame.viewport.metersPerPixel
                 polylines = ranked.map { $0.vertices(toleranceMeters: toleranceMeters).map(frame.viewport.pixel) }
@@ -126,6 +126,10 @@ public enum SnapshotRenderer {
                 let pieces = bands?.runs.map(\.points) ?? projection.segments
                 polylines = pieces.map { DouglasPeucker.simplify($0.map(frame.viewport.pixel), tolerancePixels: tolerance) }
             }
+            let capped = StrokeBudget.cap(
+                polylines, strokeWidthPixels: max(frame.strokeWidthPixels, frame.casingWidthPixels) + 1,
+                pixelCount: frame.viewport.widthPixels * frame.viewport.heightPixels)
+            polylines = capped.polylines
             timings.simplify += clock.lap()
 
             let png: [UInt8]
@@ -144,11 +148,12 @@ public enum SnapshotRenderer {
                 throw .encoding(error)
             }
             timings.encode = clock.lap()
-            snapshots.append(
-                RenderedSnapshot(
-                    png: png,
-                    info: info(track: track, cleaned: cleaned, report: report, stats: stats, projection: projection, frame: frame, options: options, polylines: polylines),
-                    timings: timings))
+            var renderInfo = info(track: track, cleaned: cleaned, report: report, stats: stats, projection: projection, frame: frame, options: options, polylines: polylines)
+            if capped.step > 1 {
+                let note = "route thinned to every \(capped.step)th vertex: it covers the image many times over (drawing capped at \(Int(StrokeBudget.pixelPassesPerImage)) passes over the image)"
+                renderInfo.notes = (renderInfo.notes ?? []) + [note]
+            }
+            snapshots.append(RenderedSnapshot(png: png, info: renderInfo, timings: timings))
         }
         return snapshots
     }
