@@ -40,6 +40,7 @@ public final class Supervisor {
     private let configuration: RunConfiguration
     private let queue: JobQueue
     private let store: ThumbnailStore
+    private let listing: ListingBuilder
     private let reporter: ProgressReporter
     private let executable: String
     private var children: [ChildProcess] = []
@@ -58,6 +59,7 @@ public final class Supervisor {
         self.configuration = configuration
         queue = configuration.makeQueue()
         store = configuration.makeStore()
+        listing = configuration.makeListing()
         reporter = ProgressReporter(mode: progress)
         self.executable = executable
     }
@@ -65,16 +67,13 @@ public final class Supervisor {
     /// Runs to completion.
     public func run() throws(RunError) -> RunOutcome {
         let startedWall = FileStore.nowNanoseconds()
+        guard FileStore.exists(queue.layout.root) else { throw .file(FileError("find queue", queue.layout.root, code: ENOENT)) }
+        guard queue.isQueue else {
+            throw .file(FileError("use", queue.layout.root, code: ENOENT, reason: "not a job queue (no new/ folder): create one with 'tracksnap enqueue', or check the path and that its file system is mounted"))
+        }
         var lock: ExclusiveLock?
         if configuration.usesLock {
             let path = queue.layout.lockPath(shard: configuration.shard)
-            guard FileStore.exists(queue.layout.root) else { throw .file(FileError("find queue", queue.layout.root, code: ENOENT)) }
-            // An existing folder that is not a queue (a typo, an NFS mount point not mounted)
-            // would be "drained" of nothing and its listing would empty the site.
-            // new/ is what enqueue and drop-in producers create first.
-            guard FileStore.exists(queue.layout.new) else {
-                throw .file(FileError("use", queue.layout.root, code: ENOENT, reason: "not a job queue (no new/ folder): create one with 'tracksnap enqueue', or check the path and that its file system is mounted"))
-            }
             do {
                 lock = try ExclusiveLock.tryAcquire(path)
             } catch {
@@ -92,7 +91,7 @@ public final class Supervisor {
                 summary.failed += 1
                 record(job: failure.job, failureClass: failure.failureClass.rawValue, message: failure.message)
             }
-            let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: configuration.makeListing().stagingDirectories)
+            let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: listing.stagingDirectories)
             if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
             for job in reaped.quarantined {
                 summary.failed += 1
@@ -107,7 +106,6 @@ public final class Supervisor {
 
         let interrupted = aborting || (stopping && !environmentalStop)
         do {
-            let listing = configuration.makeListing()
             // Pruning only when this run sees the whole queue: other shards may be publishing.
             let prunes = configuration.shard.count == 1 && !interrupted && !environmentalStop
             let report = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil)
@@ -145,7 +143,7 @@ public final class Supervisor {
     /// file system that lost them, a hand-deleted file) go back to new/: done always means listed.
     private func requeueUnpublished() throws(FileError) {
         var moved = 0
-        for job in try configuration.makeListing().unpublishedJobs() where configuration.shard.contains(jobNamed: job) {
+        for job in try listing.unpublishedJobs() where configuration.shard.contains(jobNamed: job) {
             if try FileStore.move(queue.layout.done + "/" + job, to: queue.layout.new + "/" + job) { moved += 1 }
         }
         if moved > 0 { reporter.note("\(moved) finished job(s) had lost their images or record: queued again") }

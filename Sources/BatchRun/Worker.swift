@@ -204,3 +204,30 @@ enum Heartbeat {
 }
 
 import FoundationEssentials
+
+/// A detached POSIX thread running `body` (for loops that live as long as the process, such as a
+/// worker's heartbeat).
+enum DetachedThread {
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Starts `body` on a new detached thread; returns false when no thread could be made.
+    @discardableResult
+    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}

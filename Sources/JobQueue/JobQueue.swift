@@ -61,6 +61,11 @@ public struct JobQueue: Sendable {
         self.identity = identity
     }
 
+    /// Whether `root` is a job queue: it has a new/ folder (what enqueue and drop-in producers
+    /// create first). A typo or an NFS mount point that is not mounted has none, and must not be
+    /// "drained" of nothing, nor have its empty done/ listed over the site.
+    public var isQueue: Bool { FileStore.exists(layout.new) }
+
     /// Creates the folders, private to their owner (0700): the queue holds people's tracks,
     /// unlike the published `Output/`. Existing folders keep their mode.
     public func prepare() throws(FileError) {

@@ -1,7 +1,9 @@
 /// A parsed JSON document (RFC 8259), for reading the style file with key paths in every error.
 /// Parsed here, with the line and column of any error: Foundation's `JSONSerialization` would
 /// link Foundation and ICU into the executable for this one small file, and `JSONDecoder` reports
-/// only "The given data was not valid JSON.", with no position.
+/// only "The given data was not valid JSON.", with no position. (TrackFormats' `JSONScanner` is a
+/// streaming reader for GeoJSON tracks whose errors are track-decoding errors; a style file wants
+/// a tree and key paths.)
 enum JSONValue: Equatable {
     case object([String: JSONValue])
     case array([JSONValue])

@@ -52,7 +52,7 @@ enum QueueCommands {
 
     static func retry(_ request: RetryRequest) throws -> ExitStatus {
         let queue = JobQueue(root: request.jobsDirectory)
-        guard FileStore.exists(queue.layout.new), FileStore.exists(queue.layout.failed) else {
+        guard queue.isQueue else {
             throw UsageError(message: "no job queue at '\(request.jobsDirectory)' (create one with 'tracksnap enqueue')")
         }
         let moved = try queue.retry(request.all ? nil : request.jobs)
@@ -83,7 +83,7 @@ enum QueueCommands {
 
     static func listing(_ configuration: RunConfiguration) throws -> ExitStatus {
         let queue = configuration.makeQueue()
-        guard FileStore.exists(queue.layout.new) else {
+        guard queue.isQueue else {
             throw UsageError(
                 message: "listing: '\(configuration.jobsDirectory)' is not a job queue (no new/ folder); check the path and that its file system is mounted")
         }

@@ -9,7 +9,8 @@ import SnapshotRendering
 enum RenderCommand {
     static func run(_ request: RenderRequest) throws -> ExitStatus {
         guard !request.output.isEmpty else { throw UsageError(message: "render: -o needs a file name") }
-        if let output = try? FileStore.statusFollowingLinks(request.output), output.isDirectory {
+        let outputStatus = (try? FileStore.statusFollowingLinks(request.output)) ?? nil
+        if let outputStatus, outputStatus.isDirectory {
             throw UsageError(message: "render: the output '\(request.output)' is a folder; give a file name, e.g. \(request.output)/track.png")
         }
         let folder = FileStore.split(request.output).directory
@@ -18,8 +19,8 @@ enum RenderCommand {
         }
         // The output replaces its path atomically: were it the input (or a link to it), the track
         // would be gone.
-        if let input = try FileStore.statusFollowingLinks(request.input), let output = try FileStore.statusFollowingLinks(request.output),
-            input.device == output.device, input.inode == output.inode
+        if let outputStatus, let input = (try? FileStore.statusFollowingLinks(request.input)) ?? nil,
+            input.device == outputStatus.device, input.inode == outputStatus.inode
         {
             throw UsageError(message: "render: the output '\(request.output)' is the input file; choose another name for the PNG")
         }

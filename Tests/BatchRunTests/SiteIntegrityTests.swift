@@ -27,7 +27,10 @@ import Testing
         // An NFS mount point that is not mounted: an existing, empty folder.
         let mountPoint = sandbox.root + "/mnt-jobs"
         try FileStore.createDirectories([mountPoint])
-        for command in [["run", "--jobs", mountPoint, "--output", sandbox.output], ["listing", "--jobs", mountPoint, "--output", sandbox.output]] {
+        for command in [
+            ["run", "--jobs", mountPoint, "--output", sandbox.output], ["run", "--no-lock", "--jobs", mountPoint, "--output", sandbox.output],
+            ["listing", "--jobs", mountPoint, "--output", sandbox.output],
+        ] {
             let result = try sandbox.run(command)
             #expect(result.status == 2 && result.stderr.contains("not a job queue"), "\(command): \(result.stderr)")
         }
