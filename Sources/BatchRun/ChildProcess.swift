@@ -23,6 +23,11 @@ final class ChildProcess {
 
     /// Set when the supervisor killed the worker for running past the job timeout.
     var killedForTimeout = false
+    /// Whether the worker claimed at least one job (a worker that dies before that died of
+    /// something no job caused).
+    var claimedAny = false
+    /// Set when the worker said it is dying of a failed allocation at its memory fence.
+    var ranOutOfMemory = false
 
     /// Spawns `executable` with `arguments` (argv[0] included).
     init(executable: String, arguments: [String]) throws(SpawnError) {

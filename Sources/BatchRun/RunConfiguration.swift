@@ -2,6 +2,7 @@ import FileStore
 import HistoryListing
 import JobQueue
 import ThumbnailCache
+import TrackFormats
 
 /// Everything `tracksnap run` needs. Plain values; every default is here.
 public struct RunConfiguration: Sendable {
@@ -30,6 +31,9 @@ public struct RunConfiguration: Sendable {
     /// Whether the per-host lock is taken. Default: true. (Off only for tests that show
     /// correctness does not depend on it.)
     public var usesLock = true
+    /// The per-job memory ceiling (`DecodingLimits.maximumMemoryBytes`, `--memory-limit`): a
+    /// track that would need more fails with class `limit`. Default: 512 MiB.
+    public var memoryLimitBytes = DecodingLimits().maximumMemoryBytes
     /// What is rendered.
     public var settings = ThumbnailSettings()
     /// The options that chose `settings` (`--style-text`, `--theme`, `--color-by`), handed to the
@@ -84,9 +88,18 @@ public struct RunConfiguration: Sendable {
         return builder
     }
 
+    /// The second fence under the memory ceiling: each worker's data segment (heap and private
+    /// mappings, `RLIMIT_DATA`) is held to twice the ceiling, so a track whose cost the readers
+    /// misjudge stops its own worker with a clear failure instead of pushing the machine into
+    /// swap or the OOM killer (which may pick a bystander). Twice: a worker holds one track being
+    /// rendered and the images of the one being published, plus its buffers.
+    public var workerMemoryFenceBytes: Int { memoryLimitBytes * 2 }
+
     /// The store this configuration names.
     public func makeStore() -> ThumbnailStore {
-        ThumbnailStore(root: outputDirectory, settings: settings)
+        var settings = settings
+        settings.options.limits.maximumMemoryBytes = memoryLimitBytes
+        return ThumbnailStore(root: outputDirectory, settings: settings)
     }
 
     /// The arguments that hand this configuration to a worker process.
@@ -94,7 +107,7 @@ public struct RunConfiguration: Sendable {
         [
             "--jobs", jobsDirectory, "--output", outputDirectory, "--shard", shard.description,
             "--settle", "\(settleSeconds)", "--lease", "\(leaseSeconds)", "--attempts", "\(maxAttempts)",
-            "--run-deaths", "\(maxRunDeaths)",
+            "--run-deaths", "\(maxRunDeaths)", "--memory-limit", "\(memoryLimitBytes >> 20)",
         ] + styleArguments
     }
 }

@@ -51,6 +51,8 @@ public final class Supervisor {
     private var aborting = false
     private var environmentalStop = false
     private var workerFailed = false
+    /// Workers in a row that died by a signal before claiming a job (see `finish`).
+    private var deathsBeforeAnyClaim = 0
     private var stopDeadline = 0.0
     private let started = monotonicSeconds()
 
@@ -201,6 +203,8 @@ public final class Supervisor {
         switch message {
         case let .claimed(job, _):
             summary.claimed += 1
+            child.claimedAny = true
+            deathsBeforeAnyClaim = 0
             child.currentJob = job
             child.currentJobStart = Self.monotonicSeconds()
         case let .finished(job, rendered, contentHex):
@@ -224,6 +228,8 @@ public final class Supervisor {
                 reporter.failure(job: "worker", failureClass: "error", message: message)
             }
             children.forEach { $0.requestStop() }
+        case .outOfMemory:
+            child.ranOutOfMemory = true
         }
     }
 
@@ -262,6 +268,14 @@ public final class Supervisor {
                     summary.returned += 1
                     continue
                 }
+                if child.ranOutOfMemory, claim.name == culprit {
+                    // Deterministic: the same track would exhaust the next worker the same way.
+                    let message = "the worker ran out of memory at its \(configuration.workerMemoryFenceBytes >> 20) MiB fence (twice --memory-limit \(configuration.memoryLimitBytes >> 20)) on this track; raise --memory-limit to render it"
+                    try queue.quarantine(claim, failureClass: .limit, message: message)
+                    summary.failed += 1
+                    record(job: claim.name, failureClass: FailureClass.limit.rawValue, message: message)
+                    continue
+                }
                 let failureClass: FailureClass = child.killedForTimeout ? .timeout : .crash
                 let message = child.killedForTimeout
                     ? "ran past the \(Int(configuration.jobTimeoutSeconds)) s job timeout"
@@ -286,6 +300,16 @@ public final class Supervisor {
             workerFailed = true
             summary.stoppedBecause = "a worker failed (exit status \(exitCode))"
             children.forEach { $0.requestStop() }
+        }
+        // A worker that dies before its first claim was not killed by a track; replacing it
+        // forever would be a crash loop (each death printing a backtrace into cron mail).
+        if signaled && !child.claimedAny && !deliberate {
+            deathsBeforeAnyClaim += 1
+            if deathsBeforeAnyClaim >= 3 && !workerFailed {
+                workerFailed = true
+                summary.stoppedBecause = "\(deathsBeforeAnyClaim) workers in a row died (signal \(waitStatus & 0x7F)) before claiming a job"
+                children.forEach { $0.requestStop() }
+            }
         }
         if signaled && !stopping && !environmentalStop && !workerFailed { try spawn() }
     }

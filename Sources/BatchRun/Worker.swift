@@ -20,6 +20,8 @@ public enum Worker {
         // one forwarded would otherwise count as two and abort).
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
+        if let problem = MemoryFence.install(bytes: configuration.workerMemoryFenceBytes) { StandardError.write("tracksnap: worker: \(problem)\n") }
+        if environment("TRACKSNAP_TEST_CRASH_AT_START") != nil { abort() }
         var queue = configuration.makeQueue()
         queue.version = configuration.version
         let store = configuration.makeStore()
@@ -36,6 +38,7 @@ public enum Worker {
         let publisher = Publisher(queue: queue)
         let crashHook = environment("TRACKSNAP_TEST_CRASH_ON")
         let hangHook = environment("TRACKSNAP_TEST_HANG_ON")
+        let allocationHook = environment("TRACKSNAP_TEST_ALLOCATE_ON")
         while !supervisorAskedToStop() && publisher.stopMessage == nil {
             let candidates: (ready: [ReadyJob], settling: Int)
             do {
@@ -73,6 +76,7 @@ public enum Worker {
                 send(.claimed(job: claim.name, attempt: claim.attempt))
                 if let crashHook, claim.name.contains(crashHook) { abort() }
                 if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
+                if let allocationHook, claim.name.contains(allocationHook) { exhaustMemory() }
                 let outcome = process(claim, queue: queue, store: store, scratch: scratch, publisher: publisher)
                 if case .stopRun(let message) = outcome { return stop(message, environmental: true, publisher: publisher) }
             }
@@ -82,20 +86,30 @@ public enum Worker {
         return 0
     }
 
+    /// The test hook's stand-in for a track whose cost the readers misjudge: grows an array
+    /// until the memory fence stops it.
+    private static func exhaustMemory() -> Never {
+        var hoard: [[UInt8]] = []
+        while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
+    }
+
     private enum Outcome {
         case next
         case stopRun(String)
     }
 
     private static func process(_ claim: Claim, queue: JobQueue, store: ThumbnailStore, scratch: RenderScratch, publisher: Publisher) -> Outcome {
+        let limits = store.settings.options.limits
         do throws(FileError) {
             let bytes: [UInt8]
             do {
-                bytes = try FileStore.readFile(queue.path(of: claim), maximumBytes: store.settings.options.limits.maximumInputBytes)
+                bytes = try FileStore.readFile(queue.path(of: claim), maximumBytes: min(limits.maximumInputBytes, limits.maximumMemoryBytes))
             } catch where error.code == EFBIG {
-                let message = "the file is larger than the \(store.settings.options.limits.maximumInputBytes)-byte limit"
-                try queue.quarantine(claim, failureClass: .invalidInput, message: message)
-                send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: message))
+                let message = limits.maximumMemoryBytes < limits.maximumInputBytes
+                    ? "the file is larger than the \(limits.maximumMemoryBytes >> 20) MiB per-job memory limit (--memory-limit)"
+                    : "the file is larger than the \(limits.maximumInputBytes)-byte limit"
+                try queue.quarantine(claim, failureClass: .limit, message: message)
+                send(.quarantined(job: claim.name, failureClass: FailureClass.limit.rawValue, message: message))
                 return .next
             }
             let content = SHA256.hash(bytes)
@@ -111,8 +125,9 @@ public enum Worker {
                     } catch {
                         lock.release()
                         if error.isInvalidInput {
-                            try queue.quarantine(claim, failureClass: .invalidInput, message: error.description)
-                            send(.quarantined(job: claim.name, failureClass: FailureClass.invalidInput.rawValue, message: error.description))
+                            let failureClass: FailureClass = error.isLimit ? .limit : .invalidInput
+                            try queue.quarantine(claim, failureClass: failureClass, message: error.description)
+                            send(.quarantined(job: claim.name, failureClass: failureClass.rawValue, message: error.description))
                         } else {
                             try giveBack(claim, queue: queue, failureClass: .render, message: error.description)
                         }

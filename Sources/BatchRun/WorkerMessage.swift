@@ -10,6 +10,9 @@ enum WorkerMessage: Equatable {
     case quarantined(job: String, failureClass: String, message: String)
     /// A job went back to new/ (render error to retry, or the run is stopping).
     case returned(job: String, message: String)
+    /// The worker is dying of a failed allocation at its memory fence (written by the SIGABRT
+    /// handler, so its line is fixed: see `Worker.outOfMemoryLine`).
+    case outOfMemory
     /// The run must stop: the disk is full or read-only (`temporary`), or the worker cannot go on.
     case stop(message: String, temporary: Bool)
 
@@ -20,6 +23,7 @@ enum WorkerMessage: Equatable {
         case let .quarantined(job, failureClass, message): return TabSeparated.line(["quarantined", job, failureClass, message])
         case let .returned(job, message): return TabSeparated.line(["returned", job, message])
         case let .stop(message, temporary): return TabSeparated.line(["stop", message, temporary ? "temporary" : "failed"])
+        case .outOfMemory: return TabSeparated.line(["out-of-memory"])
         }
     }
 
@@ -30,6 +34,7 @@ enum WorkerMessage: Equatable {
         case ("quarantined", 4): self = .quarantined(job: fields[1], failureClass: fields[2], message: fields[3])
         case ("returned", 3): self = .returned(job: fields[1], message: fields[2])
         case ("stop", 3): self = .stop(message: fields[1], temporary: fields[2] == "temporary")
+        case ("out-of-memory", 1): self = .outOfMemory
         default: return nil
         }
     }

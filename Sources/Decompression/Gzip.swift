@@ -17,6 +17,14 @@ public enum Gzip {
         }
         let budget = limits.outputBudget(inputBytes: bytes.count)
         var output: [UInt8] = []
+        // The last member's trailer states its length mod 2^32 (ISIZE). Only a hint, never
+        // trusted: reserving it up front keeps a large output from being copied on growth, which
+        // would hold one and a half times the output at once.
+        if bytes.count >= 18 {
+            let n = bytes.count
+            let announced = Int(bytes[n - 1]) << 24 | Int(bytes[n - 2]) << 16 | Int(bytes[n - 3]) << 8 | Int(bytes[n - 4])
+            if announced > bytes.count { output.reserveCapacity(min(budget, announced)) }
+        }
         var offset = 0
         var member = 1
         while offset < bytes.count {

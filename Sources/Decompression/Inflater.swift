@@ -35,7 +35,10 @@ struct Inflater {
         if output.count == 0 { output.reserveCapacity(min(budget, max(64 << 10, available * 4))) }
         while true {
             if produced == output.count {
-                let grown = min(budget, max(output.count * 2, output.count + (64 << 10)))
+                // Room already reserved (a gzip trailer's size hint) is used before growing, so an
+                // output of the announced size is never copied to a larger buffer midway.
+                let doubled = max(output.count * 2, output.count + (64 << 10))
+                let grown = min(budget, output.capacity > output.count ? min(output.capacity, doubled) : doubled)
                 guard grown > output.count else {
                     throw DecompressionError(
                         .limitExceeded, at: start + Int(stream.total_in),

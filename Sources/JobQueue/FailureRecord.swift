@@ -2,8 +2,11 @@ import FoundationEssentials
 
 /// Why a job was quarantined.
 public enum FailureClass: String, Sendable, Codable, CaseIterable {
-    /// The file is not a readable track (parse error, no valid fixes, a limit exceeded).
+    /// The file is not a readable track (parse error, no valid fixes).
     case invalidInput = "invalid-input"
+    /// The track passed a per-job limit (memory, input size, fixes, nesting, expansion), or its
+    /// worker ran out of memory at the fence set under it. `tracksnap retry` after raising it.
+    case limit
     /// The worker died while processing the job, `maxAttempts` times.
     case crash
     /// The job ran past the per-job timeout, `maxAttempts` times.
@@ -21,6 +24,7 @@ public enum FailureClass: String, Sendable, Codable, CaseIterable {
         case .timeout: return "the job ran past the per-job timeout"
         case .render: return "rendering failed"
         case .name: return "unusable job name"
+        case .limit: return "the track passed a per-job limit"
         }
     }
 }

@@ -21,6 +21,13 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the input passed a configured limit (memory, size, fixes, nesting, expansion):
+    /// the file may be fine, only too big for these settings.
+    public var isLimit: Bool {
+        if case .decoding(let error) = self { return error.kind == .limitExceeded }
+        return false
+    }
+
     /// One line naming the format and the position where there is one.
     public var description: String {
         switch self {

@@ -1,5 +1,6 @@
 import ContentHash
 import SnapshotRendering
+import TrackFormats
 
 /// What an image is for.
 public enum ImageRole: String, Sendable, Equatable, Codable {
@@ -73,8 +74,12 @@ public struct ThumbnailSettings: Sendable, Equatable {
     /// A digest of every setting and the renderer version. Uses the values' reflected description
     /// (every stored property by name, doubles in shortest round-trip form), so adding or changing
     /// any option changes it without a hand-kept list that could miss one.
+    /// The input limits are left out: they decide whether a track is read, never how it is
+    /// drawn, so raising `--memory-limit` for one night does not re-render the archive.
     public var fingerprint: SHA256Digest {
-        SHA256.hash("tracksnap-thumbnails/1\nrenderer \(rendererVersion)\n\(String(reflecting: images))\n\(String(reflecting: options))\n")
+        var drawn = options
+        drawn.limits = DecodingLimits()
+        return SHA256.hash("tracksnap-thumbnails/1\nrenderer \(rendererVersion)\n\(String(reflecting: images))\n\(String(reflecting: drawn))\n")
     }
 
     /// Checks every image's options; returns a message naming the problem, or nil.

@@ -38,7 +38,7 @@ public enum CSVReader: TrackReader {
         var segments: [TrackSegment] = []
         var fixes: [Fix] = []
         var segmentKey: [UInt8]? = nil
-        var counter = FixCounter(limits)
+        var counter = FixCounter(limits, inputBytes: bytes.count)
         var record: CSVLines.Record? = fields.isEmpty ? try lines.nextRecord() : first
         while let current = record {
             let row = fields.isEmpty ? try lines.split(current, delimiter: delimiter) : fields

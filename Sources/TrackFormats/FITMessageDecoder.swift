@@ -28,8 +28,8 @@ struct FITMessageDecoder {
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) {
         self.bytes = bytes
-        counter = FixCounter(limits)
-        fixes.reserveCapacity(min(bytes.count / 16, limits.maximumFixes))
+        counter = FixCounter(limits, inputBytes: bytes.count)
+        fixes.reserveCapacity(min(bytes.count / 16, counter.maximum))
     }
 
     private func error(at offset: Int, _ message: String) -> TrackDecodingError {

@@ -89,8 +89,8 @@ private struct GPXState {
     var firstSegmentReservation: Int
 
     init(limits: DecodingLimits, inputBytes: Int) {
-        counter = FixCounter(limits)
-        firstSegmentReservation = min(inputBytes / 64, limits.maximumFixes)
+        counter = FixCounter(limits, inputBytes: inputBytes)
+        firstSegmentReservation = min(inputBytes / 64, counter.maximum)
     }
 
     /// Handles a start tag; returns true when text capture starts.

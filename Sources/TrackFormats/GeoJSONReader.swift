@@ -16,8 +16,7 @@ public enum GeoJSONReader: TrackReader {
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
         var state = GeoJSONState(
-            scanner: JSONScanner(bytes: bytes, maximumDepth: limits.maximumNestingDepth), limits: limits,
-            reservation: min(bytes.count / 24, limits.maximumFixes))
+            scanner: JSONScanner(bytes: bytes, maximumDepth: limits.maximumNestingDepth), limits: limits)
         guard state.scanner.peek() == UInt8(ascii: "{") else {
             throw state.scanner.error(at: state.scanner.position, "expected a GeoJSON object '{', found \(state.scanner.found())")
         }
@@ -58,10 +57,10 @@ private struct GeoJSONState {
     var ignored: [String: Int] = [:]
     var notes: [String] = []
 
-    init(scanner: JSONScanner, limits: DecodingLimits, reservation: Int) {
+    init(scanner: JSONScanner, limits: DecodingLimits) {
         self.scanner = scanner
-        counter = FixCounter(limits)
-        self.reservation = reservation
+        counter = FixCounter(limits, inputBytes: scanner.bytes.count)
+        reservation = min(scanner.bytes.count / 24, counter.maximum)
     }
 
     /// Reads the object at the position (a `{` is next).

@@ -106,9 +106,25 @@ struct JSONScanner {
         throw error(at: start - 1, "unexpected end of file inside a string")
     }
 
-    /// Reads a string and decodes its escapes.
-    mutating func readString() throws(TrackDecodingError) -> String {
-        let range = try readStringRange()
+    /// Reads a string and decodes its escapes: at most about `maximumBytes` of it (cut before an
+    /// escape, never inside one; the rest is skipped unread).
+    mutating func readString(maximumBytes: Int = DecodingLimits.maximumTextBytes) throws(TrackDecodingError) -> String {
+        var range = try readStringRange()
+        if range.end - range.start > maximumBytes {
+            var end = range.start + maximumBytes
+            // Back up to the backslash of an escape that would straddle the cut (\uXXXX is 6 bytes).
+            var k = end - 1
+            while k >= range.start, end - k < 6 {
+                if bytes[k] == UInt8(ascii: "\\") {
+                    var run = 0
+                    while k - run >= range.start, bytes[k - run] == UInt8(ascii: "\\") { run += 1 }
+                    if run % 2 == 1 { end = k }
+                    break
+                }
+                k -= 1
+            }
+            range.end = end
+        }
         return try decode(range)
     }
 

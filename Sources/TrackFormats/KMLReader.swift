@@ -8,7 +8,7 @@ public enum KMLReader: TrackReader {
     public static let format = TrackFormat.kml
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
-        var handler = KMLHandler(counter: FixCounter(limits))
+        var handler = KMLHandler(counter: FixCounter(limits, inputBytes: bytes.count))
         try XMLWalk.run(bytes, format: .kml, root: "kml", limits: limits, handler: &handler)
         var track = Track(format: .kml, name: handler.routeName ?? handler.documentName, segments: handler.segments)
         if handler.ignoredGeometries > 0 {

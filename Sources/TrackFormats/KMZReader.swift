@@ -23,7 +23,9 @@ public enum KMZReader: TrackReader {
                     "expected doc.kml or another .kml file in the archive, found \(archive.entries.isEmpty ? "no entries" : listed)")
             }
             entry = chosen
-            document = try archive.contents(of: chosen, limits: limits.decompression)
+            document = try TrackDecoder.expand(bytes, format: .kmz, limits: limits) { budget throws(DecompressionError) in
+                try archive.contents(of: chosen, limits: budget)
+            }
         } catch let error as DecompressionError {
             throw TrackDecodingError(error, format: .kmz)
         } catch let error as TrackDecodingError {
@@ -36,9 +38,11 @@ public enum KMZReader: TrackReader {
             let text = try document.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
                 try TextEncoding.utf16Order(kml).map { order throws(TrackDecodingError) in try TextEncoding.transcodeUTF16(kml, order: order) }
             } ?? document
+            var inner = limits
+            inner.bytesHeldBeside += bytes.count + (text.count == document.count ? 0 : document.count)
             var track = try text.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
                 try TrackDecoder.checkUTF8(kml, format: .kml)
-                return try KMLReader.read(kml, limits: limits)
+                return try KMLReader.read(kml, limits: inner)
             }
             track.format = .kmz
             return track

@@ -8,7 +8,7 @@ public enum TCXReader: TrackReader {
     public static let format = TrackFormat.tcx
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
-        var handler = TCXHandler(limits: limits, reservation: min(bytes.count / 160, limits.maximumFixes))
+        var handler = TCXHandler(limits: limits, inputBytes: bytes.count)
         try XMLWalk.run(bytes, format: .tcx, root: "TrainingCenterDatabase", limits: limits, handler: &handler)
         var track = Track(format: .tcx, name: handler.courseName, segments: handler.segments, activity: handler.sport)
         track.activityIdentifier = handler.activityIdentifier
@@ -32,9 +32,9 @@ private struct TCXHandler: XMLElementHandler {
     var point = Fix(latitudeDegrees: .nan, longitudeDegrees: .nan)
     var field: Field?
 
-    init(limits: DecodingLimits, reservation: Int) {
-        counter = FixCounter(limits)
-        self.reservation = reservation
+    init(limits: DecodingLimits, inputBytes: Int) {
+        counter = FixCounter(limits, inputBytes: inputBytes)
+        reservation = min(inputBytes / 160, counter.maximum)
     }
 
     mutating func start(_ token: XMLScanner.Token, depth: Int, _ scanner: XMLScanner) throws(TrackDecodingError) -> Bool {

@@ -30,13 +30,17 @@ public enum TrackDecoder {
                 .limitExceeded, format: nil, position: nil,
                 "the input is \(bytes.count) bytes, more than the limit of \(limits.maximumInputBytes)")
         }
-        guard Gzip.hasMagic(bytes) else { return bounded(try decodeUncompressed(bytes, fileName: fileName, limits: limits, consumed: consumed)) }
-        let inflated: [UInt8]
-        do {
-            inflated = try Gzip.decompress(bytes, limits: limits.decompression)
-        } catch {
-            throw TrackDecodingError(error, format: .gzip)
+        guard limits.memoryLeft(inputBytes: bytes.count) > 0 else {
+            throw TrackDecodingError(
+                .limitExceeded, format: nil, position: nil,
+                "the input alone (\(DecodingLimits.mebibytes(bytes.count))) passes \(limits.memoryLimitText)")
         }
+        guard Gzip.hasMagic(bytes) else { return bounded(try decodeUncompressed(bytes, fileName: fileName, limits: limits, consumed: consumed)) }
+        let inflated = try expand(bytes, format: .gzip, limits: limits) { budget throws(DecompressionError) in
+            try Gzip.decompress(bytes, limits: budget)
+        }
+        var limits = limits
+        limits.bytesHeldBeside += bytes.count
         var innerName = fileName
         if let name = fileName, name.lowercased().hasSuffix(".gz") { innerName = String(name.dropLast(3)) }
         var track = try inflated.withUnsafeBufferPointer { inner throws(TrackDecodingError) in
@@ -53,6 +57,27 @@ public enum TrackDecoder {
         }
         track.wasCompressed = true
         return bounded(track)
+    }
+
+    /// Runs `decompress` with the decompression limits narrowed to the memory left beside
+    /// `input`, and says which limit it passed when it fails on size.
+    static func expand(
+        _ input: UnsafeBufferPointer<UInt8>, format: TrackFormat, limits: DecodingLimits,
+        _ decompress: (DecompressionLimits) throws(DecompressionError) -> [UInt8]
+    ) throws(TrackDecodingError) -> [UInt8] {
+        var budget = limits.decompression
+        let memoryLeft = limits.memoryLeft(inputBytes: input.count)
+        let memoryBinds = memoryLeft < budget.outputBudget(inputBytes: input.count)
+        budget.maximumOutputBytes = min(budget.maximumOutputBytes, memoryLeft)
+        do {
+            return try decompress(budget)
+        } catch {
+            var wrapped = TrackDecodingError(error, format: format)
+            if error.kind == .limitExceeded, memoryBinds {
+                wrapped.message = "the content expands past \(DecodingLimits.mebibytes(memoryLeft)), the room \(limits.memoryLimitText) leaves beside the \(DecodingLimits.mebibytes(input.count)) file"
+            }
+            throw wrapped
+        }
     }
 
     /// The most characters of a track's name kept; a longer one ends in "…". Every text field a
@@ -101,6 +126,8 @@ public enum TrackDecoder {
         }
         if let order = TextEncoding.utf16Order(bytes) {
             let utf8 = try TextEncoding.transcodeUTF16(bytes, order: order)
+            var limits = limits
+            limits.bytesHeldBeside += bytes.count
             return try utf8.withUnsafeBufferPointer { text throws(TrackDecodingError) in
                 try decodeUncompressed(text, fileName: fileName, limits: limits)
             }

@@ -73,6 +73,19 @@ extension XMLScanner {
         }
     }
 
+    /// `end`, moved back to the '&' of a character reference that would straddle it (none is
+    /// longer than 12 bytes), so that text cut at `end` decodes without a broken entity.
+    func referenceBoundary(before end: Int, from start: Int, limit: Int) -> Int {
+        guard end < limit else { return end }
+        var k = end - 1
+        while k >= start, end - k <= 12 {
+            if bytes[k] == UInt8(ascii: ";") { return end }
+            if bytes[k] == UInt8(ascii: "&") { return k }
+            k -= 1
+        }
+        return end
+    }
+
     private func numericReference(_ start: Int, _ end: Int) -> Unicode.Scalar? {
         guard start < end else { return nil }
         var value: UInt32 = 0
@@ -120,22 +133,25 @@ struct XMLTextCollector {
         return (piece.start, piece.end)
     }
 
-    /// The decoded content as UTF-8 bytes.
-    func decoded(in scanner: XMLScanner) throws(TrackDecodingError) -> [UInt8] {
+    /// The decoded content as UTF-8 bytes, at most about `maximumBytes` of it (a piece is cut
+    /// at a character reference, never inside one; the text past the cut is not looked at).
+    func decoded(in scanner: XMLScanner, maximumBytes: Int = .max) throws(TrackDecodingError) -> [UInt8] {
         var output: [UInt8] = []
-        for piece in pieces {
+        for piece in pieces where output.count < maximumBytes {
+            let end = piece.end - piece.start > maximumBytes - output.count ? piece.start + (maximumBytes - output.count) : piece.end
             if piece.isCDATA {
-                output.append(contentsOf: scanner.bytes[piece.start..<piece.end])
+                output.append(contentsOf: scanner.bytes[piece.start..<end])
             } else {
-                try scanner.appendDecodedText(piece.start, piece.end, to: &output)
+                try scanner.appendDecodedText(piece.start, scanner.referenceBoundary(before: end, from: piece.start, limit: piece.end), to: &output)
             }
         }
         return output
     }
 
-    /// The decoded content as a String with surrounding whitespace trimmed; nil when empty.
+    /// The decoded content as a String with surrounding whitespace trimmed; nil when empty. Only
+    /// the first `DecodingLimits.maximumTextBytes` are decoded: a 200 MB `<name>` costs nothing.
     func string(in scanner: XMLScanner) throws(TrackDecodingError) -> String? {
-        let bytes = try decoded(in: scanner)
+        let bytes = try decoded(in: scanner, maximumBytes: DecodingLimits.maximumTextBytes)
         var lo = 0
         var hi = bytes.count
         while lo < hi, NumberParsing.isSpace(bytes[lo]) { lo += 1 }

@@ -29,6 +29,25 @@ do {
             try FileStore.writeAtomically(file.bytes, to: arguments[1] + "/" + file.reader + "/" + file.name)
         }
         print("wrote \(ConformanceCorpus.files().count) files under \(arguments[1])")
+    case "hostile":
+        // The files that found issue 13's problems: `--full` at the sizes that found them (GBs of
+        // memory before the fixes), `--seeds` only the small ones, by reader, for Fuzz/seeds/.
+        let flags = Set(arguments.dropFirst(2))
+        guard arguments.count >= 2, flags.isSubset(of: ["--full", "--seeds"]) else {
+            throw DevToolError("usage: tracksnap-dev hostile DIR [--full | --seeds]")
+        }
+        var written = 0
+        for file in HostileFiles.files(flags.contains("--full") ? .full : .test) {
+            var folder = arguments[1]
+            if flags.contains("--seeds") {
+                guard file.bytes.count <= 64 << 10 else { continue }
+                folder += "/" + (file.name.hasSuffix(".gz") ? "gzip" : String(file.name.split(separator: ".").last!))
+            }
+            try FileStore.createDirectories(folder)
+            try FileStore.writeAtomically(file.bytes, to: folder + "/hostile-" + file.name)
+            written += 1
+        }
+        print("wrote \(written) hostile files under \(arguments[1])")
     case "decode":
         guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev decode FILE") }
         let file = try MappedFile(arguments[1])
@@ -57,7 +76,7 @@ do {
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | hostile DIR [--full|--seeds] | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))

@@ -93,6 +93,7 @@ enum CommandLineParser {
             case "--scale": request.options.scale = try scanner.number("a number such as 1 or 2")
             case "--padding": padding = try scanner.number("a fraction such as 0.1")
             case "--info": request.printsInfo = true
+            case "--memory-limit": request.options.limits.maximumMemoryBytes = try memoryLimit(&scanner)
             default:
                 try scanner.refuseOption(argument)
                 guard input == nil else { throw UsageError(message: "render takes one input file, found '\(input!)' and '\(argument)'") }
@@ -270,6 +271,7 @@ enum CommandLineParser {
             let attempts = try scanner.integer("a number of attempts")
             guard (1...100).contains(attempts) else { throw UsageError(message: "--attempts must be between 1 and 100, found \(attempts)") }
             configuration.maxAttempts = attempts
+        case "--memory-limit": configuration.memoryLimitBytes = try memoryLimit(&scanner)
         case "--run-deaths":
             let deaths = try scanner.integer("a number of run deaths")
             guard (1...1000).contains(deaths) else { throw UsageError(message: "--run-deaths must be between 1 and 1000, found \(deaths)") }
@@ -277,6 +279,15 @@ enum CommandLineParser {
         default: return false
         }
         return true
+    }
+
+    /// `--memory-limit MB`: the per-job memory ceiling in MiB (64 to 1,048,576), as bytes.
+    private static func memoryLimit(_ scanner: inout ArgumentScanner) throws -> Int {
+        let mebibytes = try scanner.integer("a number of MiB")
+        guard (64...1_048_576).contains(mebibytes) else {
+            throw UsageError(message: "--memory-limit must be between 64 and 1048576 (MiB), found \(mebibytes)")
+        }
+        return mebibytes << 20
     }
 
     /// Defaults plus what the environment says (the renderer-version override exists so tests can

@@ -22,12 +22,12 @@ enum HelpText {
           tracksnap enqueue PATH... [--jobs DIR] [--quiet]
           tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
                         [--style FILE] [--theme light|dark] [--color-by none|speed|elevation]
-                        [--quiet] [--json]
+                        [--memory-limit MB] [--quiet] [--json]
           tracksnap status [--jobs DIR] [--json]
           tracksnap retry JOB... | --all [--jobs DIR]
           tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--allow-empty]
           tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--style FILE]
-                        [--theme light|dark] [--color-by none|speed|elevation] [--info]
+                        [--theme light|dark] [--color-by none|speed|elevation] [--memory-limit MB] [--info]
           tracksnap --help [COMMAND] | --version
 
         COMMANDS
@@ -74,6 +74,9 @@ enum HelpText {
           --theme light|dark  the map theme (wins over the style file's "theme")
           --color-by none|speed|elevation
                               colour the route in 9 quantized bands of speed or elevation
+          --memory-limit MB   the memory ceiling in MiB (default 512; 64...1048576): a track
+                              whose input, decompressed text and fixes (~100 bytes each) would
+                              need more is refused (exit 65, "per-job memory limit")
           --info              print one JSON object describing the render on stdout:
                               format, fixes, fixes_kept, segments, vertices_drawn, distance_m,
                               duration_s, width, height, stroke_width_px, viewport_epsg3857
@@ -147,6 +150,11 @@ enum HelpText {
           --run-deaths N      quarantine a job after N runs died with it in flight (default 6).
                               A run killed as a whole (kill -9, the OOM killer, a reboot, a
                               preemption) costs its jobs no attempt: only this count grows
+          --memory-limit MB   per-job memory ceiling in MiB (default 512; 64...1048576): a track
+                              whose input, decompressed text and fixes (~100 bytes each) would
+                              need more fails with class 'limit'. Each worker's heap is also
+                              capped at twice this (RLIMIT_DATA); a track that hits that cap
+                              fails with class 'limit' at once, and a new worker goes on
           --lease S           a claim from another host is stale after S seconds without a
                               heartbeat (default 600)
           --stop-deadline S   after SIGTERM/SIGINT, jobs in flight get S seconds (default 20);

@@ -176,3 +176,51 @@ import TrackSynthesis
         return text.split(separator: " ").compactMap { Int32($0) }
     }
 }
+
+/// The worker memory fence (issue 13 item 1): a track whose cost the readers misjudge stops its
+/// own worker at twice `--memory-limit`, is quarantined at once with class `limit`, and the run
+/// goes on with a new worker.
+@Suite struct MemoryFenceTests {
+    @Test func aTrackThatExhaustsTheWorkerFenceIsQuarantinedOnceWithClassLimit() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(4)
+        try sandbox.writeTracks(1, prefix: "hog")
+        try sandbox.enqueueArchive()
+        let result = try sandbox.runQueue(
+            ["--workers", "2", "--memory-limit", "64", "--json"], environment: ["TRACKSNAP_TEST_ALLOCATE_ON": "hog"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(sandbox.jobs(in: "done").count == 4)
+        let failed = sandbox.jobs(in: "failed")
+        #expect(failed.count == 2 && failed.allSatisfy { $0.contains("hog-0.gpx") }, "\(failed)")
+        let sidecar = try #require(failed.first { $0.hasSuffix(".error") })
+        let record = String(decoding: try FileStore.readFile(sandbox.jobs + "/failed/" + sidecar), as: UTF8.self)
+        #expect(record.contains("\"class\":\"limit\""), "\(record)")
+        #expect(record.contains("128 MiB fence") && record.contains("--memory-limit"), "\(record)")
+        // Once, not three attempts: the fence is deterministic.
+        #expect(record.contains("\"attempts\":1") || !record.contains("\"attempts\":"), "\(record)")
+        #expect(!result.stderr.contains("retrying"), "\(result.stderr)")
+        #expect(sandbox.jobs(in: "running").isEmpty)
+    }
+
+    @Test func ordinaryTracksRenderUnderTheSmallestFence() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(3, fixCount: 20_000)
+        try sandbox.enqueueArchive()
+        let result = try sandbox.runQueue(["--workers", "1", "--memory-limit", "64"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(sandbox.jobs(in: "done").count == 3)
+    }
+}
+
+@Suite struct WorkerStartupDeathTests {
+    @Test func workersThatDieBeforeClaimingStopTheRunInsteadOfLooping() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(3)
+        try sandbox.enqueueArchive()
+        let result = try sandbox.runQueue(["--workers", "2"], environment: ["TRACKSNAP_TEST_CRASH_AT_START": "1"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("died (signal 6) before claiming a job"), "\(result.stderr)")
+        // Nothing claimed, nothing lost: the jobs wait in new/ for a working binary.
+        #expect(sandbox.jobs(in: "new").count == 3 && sandbox.jobs(in: "failed").isEmpty)
+    }
+}
