@@ -12,7 +12,7 @@ RELEASE_BIN := .build/release
 RELEASE_FLAGS := -c release --static-swift-stdlib
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
-.PHONY: thumbnails test bench golden samples deps build release lint clean serve fuzz check-site
+.PHONY: thumbnails test test-slurm bench golden samples deps build release lint clean serve fuzz check-site
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
@@ -37,6 +37,16 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SCREENSHOTS=$(OUTPUT)/.checks bash scripts/site-check.sh .build/debug/tracksnap
+
+## The shipped Slurm files (deploy/slurm/) on a real one-node Slurm cluster started for the check:
+## the samples sharded over 4 array tasks and compared with a single-machine run, then the fault
+## drills (scancel + requeue, a node failure, 1 and 8 tasks, an early listing) over 300 generated
+## tracks. Installs slurm-wlm and munge when missing; changes nothing outside .slurm-check/ and /tmp.
+## SLURM_CHECK_SPEED=1 adds the 1/2/4-task timings over 2,000 tracks.
+test-slurm: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	rm -rf .slurm-check
+	SLURM_CHECK_FAULTS=1 bash scripts/slurm-check.sh $(ARCHIVE) .slurm-check/Output 4
 
 ## Check the site already in $(OUTPUT)/ in headless Chromium (images, console, links; screenshots).
 check-site:

@@ -11,10 +11,7 @@ enum QueueBenchmark {
         let runs = max(1, requestedRuns)
         let tracksnap = ".build/release/tracksnap"
         guard FileManager.default.isExecutableFile(atPath: tracksnap) else { throw DevToolError("build \(tracksnap) first (make bench does)") }
-        let mixed = try archive(work + "/archive-mixed-2000", count: 2000) { index, random in
-            // Log-uniform between 300 and 18,000 fixes: many short tracks, some long ones.
-            Int((300 * pow(60, random.uniform())).rounded()) + index % 2
-        }
+        let mixed = try archive(work + "/archive-mixed-2000", count: 2000, fixes: mixedFixCount)
         try hashThroughput(work: work)
         let sizes = try FileStore.listDirectory(mixed).compactMap { try FileStore.status(mixed + "/" + $0)?.sizeBytes }
         print("\nBatch: \(sizes.count)-track mixed archive (300–18,000 fixes, \(sizes.reduce(0, +) / 1_048_576) MB), cold `tracksnap run`, median of \(runs):")
@@ -57,8 +54,13 @@ enum QueueBenchmark {
         print("\nWarm nightly rerun over 10,000 unchanged tracks (`enqueue` + `run`): \(format(median, 3)) s median of \(warm.count) (target ≤ 2 s; runs: \(warm.map { format($0, 3) }.joined(separator: ", ")))")
     }
 
+    /// Log-uniform between 300 and 18,000 fixes: many short tracks, some long ones.
+    static func mixedFixCount(_ index: Int, _ random: inout SplitMix64) -> Int {
+        Int((300 * pow(60, random.uniform())).rounded()) + index % 2
+    }
+
     /// Writes `count` generated tracks into `directory` once (reused while complete).
-    private static func archive(_ directory: String, count: Int, fixes: (Int, inout SplitMix64) -> Int) throws -> String {
+    static func archive(_ directory: String, count: Int, fixes: (Int, inout SplitMix64) -> Int) throws -> String {
         if (try? FileStore.listDirectory(directory).count) == count { return directory }
         try? FileManager.default.removeItem(atPath: directory)
         try FileStore.createDirectories(directory)

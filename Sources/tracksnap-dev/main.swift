@@ -48,6 +48,10 @@ do {
             written += 1
         }
         print("wrote \(written) hostile files under \(arguments[1])")
+    case "archive":
+        // The benchmark's mixed archive (300–18,000 fixes, log-uniform), for scripts/slurm-check.sh.
+        guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else { throw DevToolError("usage: tracksnap-dev archive DIR COUNT") }
+        _ = try QueueBenchmark.archive(arguments[1], count: count, fixes: QueueBenchmark.mixedFixCount)
     case "decode":
         guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev decode FILE") }
         let file = try MappedFile(arguments[1])
@@ -76,7 +80,7 @@ do {
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | hostile DIR [--full|--seeds] | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | hostile DIR [--full|--seeds] | archive DIR COUNT | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))

@@ -89,13 +89,26 @@ enum QueueCommands {
         }
         var builder = configuration.makeListing()
         builder.allowsEmptying = configuration.allowsEmptySite
-        let report = try builder.refresh(prunesBefore: FileStore.nowNanoseconds())
+        // Pruning removes images no finished job references; a job between publishing its
+        // images and reaching done/ holds a claim in running/. So: note the time, then look at
+        // the queue; when nothing is queued or running, every unreferenced file older than that
+        // time is an orphan (anything a run publishes later is newer). Otherwise this listing is
+        // early (shards still running: a user's mistake, or a task cancelled and not requeued)
+        // and prunes nothing; it lists what is done and says what it saw.
+        let checked = FileStore.nowNanoseconds()
+        let status = try QueueStatus.read(queue)
+        let idle = status.queued == 0 && status.running == 0
+        let report = try builder.refresh(prunesBefore: idle ? checked : nil)
         if report.refusedToEmpty {
             throw UsageError(
                 message: "listing: no finished job in \(queue.layout.done), but \(configuration.outputDirectory) lists tracks; nothing was changed (wrong --jobs? an unmounted share?). Pass --allow-empty to publish an empty site")
         }
         StandardError.write(
-            "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) job(s) not rendered yet, \(report.pruned) file(s) pruned)\n")
+            "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) finished job(s) not rendered under these settings, \(report.pruned) file(s) pruned)\n")
+        if !idle {
+            StandardError.write(
+                "tracksnap: listing: \(status.queued) job(s) queued and \(status.running) running: a run is not finished, so this listing shows only what is done and pruned nothing; run 'tracksnap listing' again after it\n")
+        }
         return .success
     }
 

@@ -133,3 +133,34 @@ import TrackSynthesis
         #expect(!FileStore.exists(sandbox.output + "/page-3.html") && FileStore.exists(sandbox.output + "/page-2.html"))
     }
 }
+
+/// `tracksnap listing` started while a run is not finished (a fan-in submitted too early, a
+/// shard cancelled and not requeued): it lists what is done and prunes nothing, because a job
+/// between publishing its images and reaching done/ is referenced by no finished job yet. Found
+/// on the real Slurm cluster (scripts/slurm-faults.sh): an early listing pruned 6 images of
+/// tracks being published.
+@Suite struct EarlyListingTests {
+    @Test func aListingWhileJobsAreQueuedPrunesNothingAndSaysSo() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(2)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        // An image published by a job still in flight: no finished job references it yet.
+        let inFlight = sandbox.output + "/thumbs/" + String(repeating: "ab", count: 32) + ".png"
+        try FileStore.writeAtomically([0x89, 0x50, 0x4E, 0x47], to: inFlight)
+        sandbox.age(inFlight, seconds: 5)
+        try sandbox.writeTracks(1, seed: 7, prefix: "late")
+        try sandbox.enqueueArchive()
+        let early = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output])
+        #expect(early.status == 0, "\(early.stderr)")
+        #expect(early.stderr.contains("1 job(s) queued and 0 running: a run is not finished"), "\(early.stderr)")
+        #expect(FileManager.default.fileExists(atPath: inFlight))
+        #expect(sandbox.listedTracks().count == 2)
+        // Once the queue is idle, the same file is an orphan and goes.
+        #expect(try sandbox.runQueue().status == 0)
+        let idle = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output])
+        #expect(!idle.stderr.contains("not finished"), "\(idle.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: inFlight))
+        #expect(sandbox.listedTracks().count == 3)
+    }
+}
