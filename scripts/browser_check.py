@@ -205,10 +205,15 @@ def main():
         for domain in ("Page", "Runtime", "Log"):
             browser.send(domain + ".enable", {}, session)
         pages = [("index.html", "index.png")]
-        if os.path.isfile(os.path.join(site, "page-2.html")):
-            pages.append(("page-2.html", "page-2.png"))
+        if os.path.isfile(os.path.join(site, "page-1.html")):
+            pages.append(("page-1.html", "page-1.png"))
+        # index.json (schema 3) lists its parts, newest first; each holds one page's tracks.
         with open(os.path.join(site, "index.json"), encoding="utf-8") as handle:
-            tracks = json.load(handle)["tracks"]
+            parts = json.load(handle)["parts"]
+        tracks = []
+        for part in parts:
+            with open(os.path.join(site, part["path"]), encoding="utf-8") as handle:
+                tracks += json.load(handle)["tracks"]
         # Every detail page is loaded (hostile names are among them); the first is photographed.
         pages += [(track["page"], "detail.png" if index == 0 else None) for index, track in enumerate(tracks[:200])]
         for page, shot in pages:

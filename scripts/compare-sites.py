@@ -3,13 +3,13 @@
 a single `tracksnap run` over the same archive.
 
 Must be equal: the set of track ids; every image under thumbs/, byte for byte; every detail page;
-index.json track by track, field by field, in the same order.
+index.json and its parts (index/part-N.json) track by track, field by field, in the same order.
 
 Meant to differ, and left out:
 - `sort_time` of a track with no recorded time (`start_time` null): it is the moment its file was
   enqueued, and the two runs enqueue separately. Such tracks may therefore also sit in another
-  order among themselves, and the index pages (index.html, page-N.html) and each record's `page`
-  link follow that order; those pages are compared as sets of cards instead.
+  order among themselves, and the index pages (index.html, page-N.html) and the parts of
+  index.json follow that order; pages are compared as sets of cards, parts through the tracks.
 Exit 0 when equal; 1 with the differences listed.
 """
 import hashlib
@@ -25,6 +25,14 @@ def files(root, sub):
         return {}
     return {name: hashlib.sha256(open(os.path.join(folder, name), "rb").read()).hexdigest()
             for name in os.listdir(folder) if not name.startswith(".")}
+
+
+def listing(root):
+    """index.json (schema 3) with its parts' tracks gathered, newest first, under "tracks"."""
+    document = json.load(open(os.path.join(root, "index.json")))
+    document["tracks"] = [track for part in document["parts"]
+                          for track in json.load(open(os.path.join(root, part["path"])))["tracks"]]
+    return document
 
 
 def normalized(track):
@@ -52,8 +60,7 @@ def main(sharded, single):
         differing = [name for name in set(a) & set(b) if a[name] != b[name]]
         if differing:
             problems.append(f"{sub}/: {len(differing)} file(s) differ, e.g. {sorted(differing)[:3]}")
-    index_a = json.load(open(os.path.join(sharded, "index.json")))
-    index_b = json.load(open(os.path.join(single, "index.json")))
+    index_a, index_b = listing(sharded), listing(single)
     tracks_a = [normalized(t) for t in index_a.pop("tracks")]
     tracks_b = [normalized(t) for t in index_b.pop("tracks")]
     if index_a != index_b:

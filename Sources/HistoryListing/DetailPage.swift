@@ -1,15 +1,15 @@
 /// `tracks/<id>.html`: one track's large snapshot (the detail images, or the largest thumbnail
 /// when the style has none), every stat, start and end time, fix counts, source and a link back to
-/// the index page that shows its card. Links are relative and built from the hex id only, so
+/// the listing. The link names no page number, so adding tracks never rewrites detail pages. Links are relative and built from the hex id only, so
 /// nothing from a track can point outside `Output/`.
 enum DetailPage {
-    static func html(_ track: ListingTrack, backPage: String) -> [UInt8] {
+    static func html(_ track: ListingTrack) -> [UInt8] {
         let e = ListingFormat.escape
         let name = e(track.name)
         var images = track.images(.detail)
         if images.isEmpty { images = track.images(.thumbnail) }
         var out = PageShell.head(title: track.name + " · TrackSnap", styleSheet: "../site.css")
-        out += "<header class=\"site\"><h1><a href=\"../index.html\">TrackSnap</a></h1><a href=\"../\(e(backPage))#t-\(track.id)\">← All tracks</a></header>\n"
+        out += "<header class=\"site\"><h1><a href=\"../index.html\">TrackSnap</a></h1><a href=\"../index.html\">← All tracks</a></header>\n"
         out += "<article class=\"detail\"><h1>\(name)</h1>\n"
         if let first = images.first {
             let size = TrackFragments.pointSize(first)

@@ -1,40 +1,75 @@
-/// The index pages: `index.html` is page 1, then `page-2.html`, `page-3.html`, … Each holds
-/// `pageSize` cards newest first, a month heading where the month changes, the year/month
-/// navigation and a pager. Plain HTML, no scripts.
+/// The index pages, numbered from the oldest: `page-1.html` holds the oldest `pageSize` tracks,
+/// `page-2.html` the next, …, the last page the newest (it fills up, then a new page starts), and
+/// `index.html` the newest `pageSize` tracks whatever page they are on. A card never moves to
+/// another page number when tracks are added (only a late upload of an old activity shifts the
+/// pages after it), so a new track rewrites `index.html` and the newest page, not every page.
+/// Each page is newest first with a month heading where the month changes; `index.html` carries
+/// the year/month navigation. Plain HTML, no scripts.
 struct IndexPages {
-    /// One listed track, in listing order.
+    /// One listed track, in listing order (newest first).
     struct Item {
         var id: String
         var month: String
         var card: ArraySlice<UInt8>
+        /// The card's digest (`ListingCache.Entry.digest`): a page's digest is made of these.
+        var digest: UInt64
     }
 
     let items: [Item]
     let pageSize: Int
 
-    /// Pages needed (at least one, so an empty archive still gets an index.html).
-    var pageCount: Int { max(1, (items.count + pageSize - 1) / pageSize) }
+    /// Numbered pages (0 for an empty listing: then only index.html exists).
+    var pageCount: Int { (items.count + pageSize - 1) / pageSize }
 
-    /// The file of page `number` (1-based), relative to Output/.
-    static func fileName(page number: Int) -> String { number == 1 ? "index.html" : "page-\(number).html" }
+    /// The file of numbered page `number` (1 = oldest), relative to Output/.
+    static func fileName(page number: Int) -> String { "page-\(number).html" }
 
-    /// The page (1-based) that shows item `index`.
-    func page(ofItem index: Int) -> Int { index / pageSize + 1 }
+    /// The numbered page that holds item `index` (newest-first position).
+    func page(ofItem index: Int) -> Int { (items.count - 1 - index) / pageSize + 1 }
 
-    /// Every page's bytes, in page order.
-    func pages() -> [(path: String, bytes: [UInt8])] {
-        let navigation = Array(monthNavigation().utf8)
-        return (1...pageCount).map { number in (Self.fileName(page: number), page(number, navigation: navigation)) }
+    /// The newest-first positions page `number` holds.
+    func range(ofPage number: Int) -> Range<Int> {
+        (items.count - min(number * pageSize, items.count))..<(items.count - (number - 1) * pageSize)
     }
 
-    private func page(_ number: Int, navigation: [UInt8]) -> [UInt8] {
-        let range = ((number - 1) * pageSize)..<min(items.count, number * pageSize)
+    /// A digest of everything page `number` is made from: its cards, the month before its first
+    /// card (for the "continued" heading), and which newer pages exist (its pager). Pages whose
+    /// digest is unchanged are not rewritten.
+    func digest(ofPage number: Int) -> UInt64 {
+        let range = range(ofPage: number)
+        var hash = ListingCache.digest("page \(number) of size \(pageSize) newer \(min(pageCount - number, 3))\n".utf8)
+        hash = ListingCache.digest((range.lowerBound > 0 ? items[range.lowerBound - 1].month : "").utf8, seed: hash)
+        for index in range { hash = ListingCache.digest(withUnsafeBytes(of: items[index].digest) { Array($0) }, seed: hash) }
+        return hash
+    }
+
+    /// Page `number`'s bytes.
+    func page(_ number: Int) -> [UInt8] {
+        let title = "TrackSnap · page \(number)"
+        let header = "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">page \(number)</span> <a href=\"index.html#months\">by month</a></header>\n"
+        return document(title: title, header: header, navigation: [], range: range(ofPage: number), pager: pager(number))
+    }
+
+    /// `index.html`: the newest `pageSize` tracks, the month navigation and the way to older pages.
+    func indexPage() -> [UInt8] {
         let total = items.count == 1 ? "1 track" : "\(items.count) tracks"
-        let title = pageCount > 1 ? "TrackSnap · page \(number) of \(pageCount)" : "TrackSnap"
+        let header = "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(total)</span></header>\n"
+        let shown = 0..<min(pageSize, items.count)
+        var pager = ""
+        if items.count > pageSize {
+            // The newest page not wholly shown here: its newest cards may repeat the last ones above.
+            let older = page(ofItem: shown.upperBound)
+            pager = "<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"\(Self.fileName(page: older))\">Older →</a>"
+                + (older > 1 ? "<a href=\"\(Self.fileName(page: 1))\">Oldest</a>" : "") + "</nav>\n"
+        }
+        return document(title: "TrackSnap", header: header, navigation: Array(monthNavigation().utf8), range: shown, pager: pager)
+    }
+
+    private func document(title: String, header: String, navigation: [UInt8], range: Range<Int>, pager: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(range.count * 1100 + navigation.count + 4096)
         out += Array(PageShell.head(title: title, styleSheet: "site.css").utf8)
-        out += Array("<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(total)\(pageCount > 1 ? " · page \(number) of \(pageCount)" : "")</span></header>\n".utf8)
+        out += Array(header.utf8)
         out += navigation
         out += Array("<main class=\"grid\">\n".utf8)
         if items.isEmpty { out += Array("<p class=\"muted\">No tracks yet: queue some with <code>tracksnap enqueue</code> and run <code>tracksnap run</code>.</p>\n".utf8) }
@@ -51,13 +86,13 @@ struct IndexPages {
             out.append(0x0A)
         }
         out += Array("</main>\n".utf8)
-        out += Array(pager(number).utf8)
+        out += Array(pager.utf8)
         out += Array(PageShell.tail.utf8)
         return out
     }
 
-    /// Years, newest first, each with its months linking to the page and heading where the month
-    /// starts.
+    /// Years, newest first, each with its months linking to the numbered page and heading where
+    /// the month's newest track is.
     private func monthNavigation() -> String {
         guard !items.isEmpty else { return "" }
         var firstIndex: [String: Int] = [:]
@@ -66,7 +101,7 @@ struct IndexPages {
             firstIndex[item.month] = index
             months.append(item.month)
         }
-        var out = "<nav class=\"months\" aria-label=\"Tracks by month\"><ul>"
+        var out = "<nav class=\"months\" id=\"months\" aria-label=\"Tracks by month\"><ul>"
         var currentYear = ""
         for month in months {
             let year = String(month.prefix(4))
@@ -81,12 +116,12 @@ struct IndexPages {
         return out + "</li></ul></nav>\n"
     }
 
-    /// Previous, next, and a page list (first, last and two either side of the current one).
+    /// Newer, older, and the page numbers near this one; never the page count, which would
+    /// change every page whenever a page is added.
     private func pager(_ number: Int) -> String {
-        guard pageCount > 1 else { return "" }
         var out = "<nav class=\"pager\" aria-label=\"Pages\">"
-        if number > 1 { out += "<a rel=\"prev\" href=\"\(Self.fileName(page: number - 1))\">← Newer</a>" }
-        var shown = Set([1, pageCount])
+        out += "<a rel=\"prev\" href=\"\(number == pageCount ? "index.html" : Self.fileName(page: number + 1))\">← Newer</a>"
+        var shown = Set([1])
         for candidate in (number - 2)...(number + 2) where candidate >= 1 && candidate <= pageCount { shown.insert(candidate) }
         var previous = 0
         for candidate in shown.sorted() {
@@ -96,8 +131,8 @@ struct IndexPages {
                 : "<a href=\"\(Self.fileName(page: candidate))\">\(candidate)</a>"
             previous = candidate
         }
-        if number < pageCount { out += "<a rel=\"next\" href=\"\(Self.fileName(page: number + 1))\">Older →</a>" }
-        return out + "</nav>\n"
+        if number > 1 { out += "<a rel=\"next\" href=\"\(Self.fileName(page: number - 1))\">Older →</a>" }
+        return out + "<a href=\"index.html\">Newest</a></nav>\n"
     }
 
     /// "2024-05" → "May 2024"; anything else as it is (escaped).

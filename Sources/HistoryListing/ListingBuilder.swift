@@ -18,6 +18,8 @@ public struct ListingReport: Sendable, Equatable {
     public var pruned = 0
     /// Pages (and index.json, site.css) written.
     public var pagesWritten = 0
+    /// Bytes of the pages and parts written (images and state files not counted).
+    public var bytesWritten = 0
     /// Detail and index pages removed because their track or page number is gone.
     public var pagesRemoved = 0
     /// True when done/ held no finished job while the site lists tracks, and nothing was written
@@ -186,36 +188,65 @@ public struct ListingBuilder: Sendable {
         report.tracks = order.count
 
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
-        let index = IndexPages(items: order.map { IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card) }, pageSize: pageSize)
+        let index = IndexPages(
+            items: order.map { IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card, digest: $0.value.digest) },
+            pageSize: pageSize)
         // Detail pages first, then the index pages and index.json: a card never links to a page
-        // that is not there yet.
+        // that is not there yet. Each file is written only when what it is made from changed
+        // (the manifest keeps a digest per detail page, numbered page and index part).
         let manifestOnDisk = site.loadManifest()
         var manifest = manifestOnDisk
         let manifestWasEmpty = manifest.isEmpty
         var details: [(path: String, bytes: [UInt8])] = []
         var liveDetails = Set<String>()
-        for (position, (keyHex, entry)) in order.enumerated() {
-            let backPage = IndexPages.fileName(page: index.page(ofItem: position))
-            let digest = ListingCache.digest(backPage.utf8, seed: entry.digest)
+        for (keyHex, entry) in order {
             liveDetails.insert(keyHex)
-            guard manifest[keyHex] != digest else { continue }
+            guard manifest[keyHex] != entry.digest else { continue }
             guard let track = built[keyHex] ?? listingTrack(keyHex, source: entry.source, jobs: entry.jobs, fileTimes: fileTimes) else { continue }
-            details.append((track.page, DetailPage.html(track, backPage: backPage)))
-            manifest[keyHex] = digest
+            details.append((track.page, DetailPage.html(track)))
+            manifest[keyHex] = entry.digest
         }
         try site.prepare()
         try site.write(details)
-        var json: [UInt8] = Array("{\"page_size\":\(pageSize),\"tracks\":[".utf8)
-        json.reserveCapacity(order.reduce(64) { $0 + $1.value.json.count + 2 })
-        for (position, (_, entry)) in order.enumerated() {
-            if position > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(0x0A)
-            json += entry.json
+        var pages: [(path: String, bytes: [UInt8])] = []
+        var parts: [(path: String, bytes: [UInt8])] = []
+        var partList: [UInt8] = []
+        for number in stride(from: index.pageCount, through: 1, by: -1) {
+            let range = index.range(ofPage: number)
+            let pageDigest = index.digest(ofPage: number)
+            if manifest[IndexPages.fileName(page: number)] != pageDigest {
+                pages.append((IndexPages.fileName(page: number), index.page(number)))
+                manifest[IndexPages.fileName(page: number)] = pageDigest
+            }
+            let partPath = SiteWriter.partPath(number)
+            let partDigest = range.reduce(ListingCache.digest("part \(number)".utf8)) { hash, position in
+                ListingCache.digest(withUnsafeBytes(of: order[position].value.digest) { Array($0) }, seed: hash)
+            }
+            if manifest[partPath] != partDigest {
+                var json: [UInt8] = Array("{\"part\":\(number),\"tracks\":[".utf8)
+                for position in range {
+                    if position > range.lowerBound { json.append(UInt8(ascii: ",")) }
+                    json.append(0x0A)
+                    json += order[position].value.json
+                }
+                json += Array("\n],\"version\":3}\n".utf8)
+                parts.append((partPath, json))
+                manifest[partPath] = partDigest
+            }
+            if !partList.isEmpty { partList.append(UInt8(ascii: ",")) }
+            partList += Array("\n{\"path\":\"\(partPath)\",\"tracks\":\(range.count)}".utf8)
         }
-        json += Array("\n],\"version\":2}\n".utf8)
-        try site.write([(SiteWriter.styleSheetName, Array(SiteStyleSheet.css.utf8))] + index.pages() + [("index.json", json)])
+        // index.json is the one entry point: the parts newest first, each the tracks of one
+        // numbered page (newest first), so a new track rewrites the newest part and this file.
+        var json: [UInt8] = Array("{\"page_size\":\(pageSize),\"parts\":[".utf8)
+        json += partList
+        json += Array("\n],\"tracks\":\(order.count),\"version\":3}\n".utf8)
+        let top = [(path: SiteWriter.styleSheetName, bytes: Array(SiteStyleSheet.css.utf8)), ("index.html", index.indexPage()), ("index.json", json)]
+        try site.write(parts + pages)
+        try site.write(top)
+        report.bytesWritten = (details + parts + pages + top).reduce(0) { $0 + $1.bytes.count }
         report.rewrote = true
-        report.pagesWritten = details.count + index.pageCount + 2
+        report.pagesWritten = details.count + pages.count + parts.count + 3
         report.pagesRemoved = try site.removeStale(liveDetails: liveDetails, pageCount: index.pageCount, manifest: &manifest, manifestWasEmpty: manifestWasEmpty)
         if manifest != manifestOnDisk { try site.saveManifest(manifest) }
         try cache.save(cachePath)

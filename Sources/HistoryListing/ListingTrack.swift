@@ -110,17 +110,40 @@ public struct ListingTrack: Sendable, Equatable, Codable {
     }
 }
 
-/// `index.json`.
+/// `index.json`, schema version 3: the entry point of the machine-readable listing. The tracks
+/// are in parts (`index/part-N.json`, a `ListingPart` each: the tracks of numbered page N, newest
+/// first), listed here newest part first, so one new track rewrites this small file and the newest
+/// part instead of every track's record. (Version 2 held every track in this file.)
 public struct ListingDocument: Sendable, Equatable, Codable {
-    /// The schema version. Default: 2.
-    public var version = 2
-    /// Cards per index page (`index.html`, `page-2.html`, …).
+    /// One part of the listing.
+    public struct Part: Sendable, Equatable, Codable {
+        /// Relative to `Output/`: "index/part-7.json".
+        public var path: String
+        /// How many tracks it holds.
+        public var tracks: Int
+    }
+
+    /// The schema version: 3.
+    public var version = 3
+    /// Cards per numbered index page (`page-1.html` is the oldest).
     public var pageSize: Int
-    /// Every track, newest first.
-    public var tracks: [ListingTrack]
+    /// How many tracks are listed.
+    public var tracks: Int
+    /// The parts, newest first.
+    public var parts: [Part]
 
     enum CodingKeys: String, CodingKey {
-        case version, tracks
+        case version, tracks, parts
         case pageSize = "page_size"
     }
+}
+
+/// One part of the listing: `index/part-N.json`.
+public struct ListingPart: Sendable, Equatable, Codable {
+    /// Its number: the numbered index page with the same tracks.
+    public var part: Int
+    /// The tracks, newest first.
+    public var tracks: [ListingTrack]
+    /// The schema version: 3.
+    public var version: Int
 }

@@ -15,8 +15,15 @@ struct SiteWriter {
     let root: String
     let manifestPath: String
 
+    /// Folder of the parts of index.json, relative to Output/.
+    static let partDirectory = "index"
+
+    /// Part `number` of index.json (the tracks of numbered page `number`), relative to Output/.
+    static func partPath(_ number: Int) -> String { partDirectory + "/part-\(number).json" }
+
     func prepare() throws(FileError) {
         try FileStore.createDirectories(root + "/" + Self.detailDirectory)
+        try FileStore.createDirectories(root + "/" + Self.partDirectory)
     }
 
     /// Writes `files` (paths relative to `root`) atomically, in order.
@@ -52,7 +59,7 @@ struct SiteWriter {
     /// how many. Only names this writer makes are touched (`tracks/<64 hex>.html`, `page-N.html`).
     func removeStale(liveDetails: Set<String>, pageCount: Int, manifest: inout [String: UInt64], manifestWasEmpty: Bool) throws(FileError) -> Int {
         var removed = 0
-        for id in manifest.keys where !liveDetails.contains(id) {
+        for id in manifest.keys where id.utf8.count == 64 && !liveDetails.contains(id) {
             manifest[id] = nil
             if FileStore.exists(detailPath(id)) {
                 try FileStore.remove(detailPath(id))
@@ -73,6 +80,13 @@ struct SiteWriter {
         for name in try FileStore.listDirectory(root) where name.hasPrefix("page-") && name.hasSuffix(".html") {
             guard let number = Int(name.dropFirst(5).dropLast(5)), number > pageCount else { continue }
             try FileStore.remove(root + "/" + name)
+            manifest[name] = nil
+            removed += 1
+        }
+        for name in try FileStore.listDirectory(root + "/" + Self.partDirectory) where name.hasPrefix("part-") && name.hasSuffix(".json") {
+            guard let number = Int(name.dropFirst(5).dropLast(5)), number > pageCount else { continue }
+            try FileStore.remove(root + "/" + Self.partPath(number))
+            manifest[Self.partPath(number)] = nil
             removed += 1
         }
         return removed

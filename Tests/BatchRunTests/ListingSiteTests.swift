@@ -64,7 +64,7 @@ import TrackSynthesis
         let sandbox = try buildSite(pageSize: 2)
         let pages = try FileStore.listDirectory(sandbox.output).filter { $0.hasSuffix(".html") }.map { $0 }
             + (try FileStore.listDirectory(sandbox.output + "/tracks")).map { "tracks/" + $0 }
-        #expect(pages.contains("index.html") && pages.contains("page-3.html") && pages.filter { $0.hasPrefix("tracks/") }.count == 5)
+        #expect(pages.contains("index.html") && pages.contains("page-3.html") && !pages.contains("page-4.html") && pages.filter { $0.hasPrefix("tracks/") }.count == 5)
         var sawEscapedNames = Set<String>()
         for page in pages {
             let html = String(decoding: try FileStore.readFile(sandbox.output + "/" + page), as: UTF8.self)
@@ -93,27 +93,62 @@ import TrackSynthesis
         #expect(tracks.map { $0["name"] as? String } == ["Newest", Self.hostileNames[0], Self.hostileNames[1], Self.hostileNames[2], "\"><img src=x onerror=alert(2)>"])
         let bytes = try FileStore.readFile(sandbox.output + "/index.json")
         let document = try JSONDecoder().decode(ListingDocument.self, from: Data(bytes))
-        #expect(document.version == 2 && document.pageSize == 2 && document.tracks.count == 5)
-        let first = try #require(document.tracks.first)
+        // Schema 3: parts newest first, numbered like the pages from the oldest (2 + 2 + 1).
+        #expect(document.version == 3 && document.pageSize == 2 && document.tracks == 5)
+        #expect(document.parts.map(\.path) == ["index/part-3.json", "index/part-2.json", "index/part-1.json"] && document.parts.map(\.tracks) == [1, 2, 2])
+        let newestPart = try JSONDecoder().decode(ListingPart.self, from: Data(try FileStore.readFile(sandbox.output + "/index/part-3.json")))
+        let first = try #require(newestPart.tracks.first)
         #expect(first.images.map(\.role) == ["thumbnail", "thumbnail", "detail", "detail"])
         #expect(first.images.allSatisfy { $0.viewportEpsg3857.count == 4 && FileStore.exists(sandbox.output + "/" + $0.path) })
         #expect(first.bbox.count == 4 && first.bbox[0] < first.bbox[2] && first.stats.movingTimeS != nil && first.utcOffsetS == 0)
         #expect(FileStore.exists(sandbox.output + "/" + first.page))
 
         let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
-        // Cards 1–2 on page 1; the month list links to the page where each month starts.
-        #expect(index.contains("id=\"m-2025-01\">January 2025</h2>") && index.contains("href=\"page-2.html#m-2024-03\">Mar</a>"))
-        #expect(index.contains("href=\"page-3.html#m-2023-12\">Dec</a>") && index.contains("rel=\"next\" href=\"page-2.html\""))
+        // index.html shows the newest two; pages count from the oldest (page-1: the oldest two,
+        // page-3: the newest one); the month list links to the page of each month's newest track.
+        #expect(index.contains("id=\"m-2025-01\">January 2025</h2>") && index.contains("href=\"page-2.html#m-2024-05\">May</a>"))
+        #expect(index.contains("href=\"page-1.html#m-2024-03\">Mar</a>"))
+        #expect(index.contains("href=\"page-1.html#m-2023-12\">Dec</a>") && index.contains("rel=\"next\" href=\"page-2.html\""))
         #expect(index.contains("loading=\"lazy\"") && index.contains("width=\"320\" height=\"240\"") && index.contains("@2x.png 2x"))
         // Local time from the longitude: 7.44° E is the nautical zone UTC+0 (7.5° would be +1).
         #expect(index.contains("<time datetime=\"2025-01-15T06:30:10Z\">Wed 15 Jan 2025, 06:30</time> <span class=\"zone\">UTC</span>"), "\(index)")
+        let page1 = String(decoding: try FileStore.readFile(sandbox.output + "/page-1.html"), as: UTF8.self)
+        #expect(page1.contains("rel=\"prev\" href=\"page-2.html\"") && !page1.contains("rel=\"next\""))
         let page3 = String(decoding: try FileStore.readFile(sandbox.output + "/page-3.html"), as: UTF8.self)
-        #expect(page3.contains("rel=\"prev\" href=\"page-2.html\"") && !page3.contains("rel=\"next\""))
+        #expect(page3.contains("rel=\"prev\" href=\"index.html\"") && page3.contains("rel=\"next\" href=\"page-2.html\""))
+        #expect(page3.contains("Newest") && !page3.contains(" of 3"))
 
         let detail = String(decoding: try FileStore.readFile(sandbox.output + "/" + first.page), as: UTF8.self)
         #expect(detail.contains("-1280x960.png\" srcset=") && detail.contains("width=\"1280\" height=\"960\""))
-        #expect(detail.contains("30 read, 30 kept,") && detail.contains("href=\"../index.html#t-\(first.id)\""))
+        // The way back names no page number: adding tracks never rewrites detail pages.
+        #expect(detail.contains("30 read, 30 kept,") && detail.contains("href=\"../index.html\">← All tracks"))
         #expect(detail.contains("<dt>Source file</dt><dd>newest.gpx</dd>"))
+    }
+
+    @Test func aNewTrackRewritesOnlyTheNewestPagesAndALateOldUploadLandsInTimeOrder() throws {
+        let sandbox = try buildSite(pageSize: 2)
+        let before = try Dictionary(uniqueKeysWithValues: ["page-1.html", "page-2.html", "index/part-1.json"].map {
+            ($0, try FileStore.readFile(sandbox.output + "/" + $0))
+        })
+        // A newer track: page-3 fills up (2 tracks); pages 1 and 2 and their parts are untouched.
+        let newer = sandbox.archive + "/newer.gpx"
+        try FileStore.writeAtomically(Array(gpx(name: "Newer", start: "2025-02-01T08:00", latitude: 47.3).utf8), to: newer)
+        sandbox.age(newer, seconds: 3600)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
+        for (path, bytes) in before { #expect(try FileStore.readFile(sandbox.output + "/" + path) == bytes, "\(path) was rewritten") }
+        #expect(sandbox.listedTracks().first?["name"] as? String == "Newer")
+        // A late upload of a 2020 activity: it is the oldest, so it opens page-1 and shifts the rest.
+        let old = sandbox.archive + "/old.gpx"
+        try FileStore.writeAtomically(Array(gpx(name: "Old", start: "2020-06-01T08:00", latitude: 47.4).utf8), to: old)
+        sandbox.age(old, seconds: 3600)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
+        let names = sandbox.listedTracks().compactMap { $0["name"] as? String }
+        #expect(names.first == "Newer" && names.last == "Old" && names.count == 7)
+        let page1 = String(decoding: try FileStore.readFile(sandbox.output + "/page-1.html"), as: UTF8.self)
+        #expect(page1.contains(">Old<") && page1.contains("June 2020"), "\(page1)")
+        #expect(FileStore.exists(sandbox.output + "/page-4.html") && !FileStore.exists(sandbox.output + "/page-5.html"))
     }
 
     @Test func anUnchangedRefreshWritesNothingAndRemovedTracksLoseTheirPages() throws {

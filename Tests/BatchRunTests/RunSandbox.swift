@@ -144,11 +144,13 @@ struct RunSandbox {
         return result
     }
 
-    /// The listing's tracks.
+    /// The listing's tracks, newest first: index.json's parts (schema 3) read in its order.
     func listedTracks() -> [[String: Any]] {
-        guard let bytes = try? FileStore.readFile(output + "/index.json"),
-            let document = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-        else { return [] }
-        return document["tracks"] as? [[String: Any]] ?? []
+        func object(_ path: String) -> [String: Any]? {
+            guard let bytes = try? FileStore.readFile(output + "/" + path) else { return nil }
+            return try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        }
+        guard let document = object("index.json"), let parts = document["parts"] as? [[String: Any]] else { return [] }
+        return parts.flatMap { part in (part["path"] as? String).flatMap(object)?["tracks"] as? [[String: Any]] ?? [] }
     }
 }

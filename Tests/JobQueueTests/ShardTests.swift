@@ -2,6 +2,22 @@ import JobQueue
 import Testing
 
 @Suite struct ShardTests {
+    private func owner(of job: String, count: Int) -> Int {
+        (0..<count).first { ShardSelection(index: $0, count: count)!.contains(jobNamed: job) }!
+    }
+
+    /// Issue 14: a nightly rerun gives each track to the same task when the archive grows. The
+    /// shard is a hash of the job's own name alone, so adding tracks moves none of the others.
+    @Test func addingATrackToTenThousandMovesNone() {
+        let archive = (0..<10_000).map { "5f3a9c01-ride-\($0).gpx" }
+        let before = archive.map { owner(of: $0, count: 8) }
+        let grown = archive + ["5f3a9c01-ride-new.gpx"]
+        let after = grown.prefix(archive.count).map { owner(of: $0, count: 8) }
+        #expect(zip(before, after).filter { $0 != $1 }.count == 0)
+        // A retried job (name~a1, name~a2r1 in new/) keeps its shard: the suffix is not hashed.
+        #expect(JobName.parseReady("5f3a9c01-ride-7.gpx~a2r1").name == "5f3a9c01-ride-7.gpx")
+    }
+
     @Test(arguments: [1, 2, 3, 7])
     func shardsAreDisjointAndCoverEveryJob(count: Int) {
         let jobs = (0..<2000).map { "job-\($0)-\($0 * 7919 % 1000).gpx" }
