@@ -27,9 +27,18 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         .target(name: "CLibPNG", dependencies: ["SystemLibPNG"]),
         .target(name: "PNGEncoding", dependencies: ["Raster", "CLibPNG"], swiftSettings: strict),
+        // Basemaps: the pure half (tile plan, resampling) below the compositing, and the sources
+        // (MBTiles through SQLite, tile folders, URL templates through libcurl) with their decoders.
+        .target(name: "MapTiles", dependencies: ["MapGeometry", "Raster"], swiftSettings: strict),
+        .systemLibrary(name: "SystemSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CLibCurl"),
+        .target(
+            name: "TileSources", dependencies: ["MapTiles", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"],
+            swiftSettings: strict),
         .target(
             name: "SnapshotRendering",
-            dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding"],
+            dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding", "MapTiles"],
             swiftSettings: strict),
         .target(name: "FileStore", swiftSettings: strict),
         .target(name: "ContentHash", swiftSettings: strict),
@@ -42,15 +51,15 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "BatchRun",
-            dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash"],
+            dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash", "TileSources"],
             swiftSettings: strict),
         .target(name: "TrackSynthesis", dependencies: ["TrackModel", "Decompression", "SystemZlib"], swiftSettings: strict),
         .executableTarget(
-            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun"],
+            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun", "TileSources"],
             swiftSettings: strict),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
-            name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "HistoryListing"], swiftSettings: strict),
+            name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "HistoryListing", "TileSources", "MapTiles"], swiftSettings: strict),
 
         .testTarget(
             name: "TrackFormatsTests", dependencies: ["TrackFormats", "Decompression", "TrackSynthesis"],
@@ -68,6 +77,9 @@ let package = Package(
             name: "BatchRunTests",
             dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore"],
             exclude: ["disk-full.sh"], swiftSettings: strict),
+        .testTarget(
+            name: "TileSourcesTests", dependencies: ["TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster"],
+            swiftSettings: strict),
         .testTarget(
             name: "SnapshotRenderingTests", dependencies: ["SnapshotRendering", "TrackSynthesis"],
             swiftSettings: strict),

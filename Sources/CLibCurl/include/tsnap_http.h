@@ -1,0 +1,45 @@
+#ifndef TSNAP_HTTP_H
+#define TSNAP_HTTP_H
+/// One HTTP GET through libcurl, loaded with dlopen the first time a URL basemap needs it: a run
+/// without one never maps libcurl and the dozen libraries it pulls in (TLS, Kerberos, LDAP…),
+/// which would cost every `tracksnap` start several milliseconds. curl_easy_setopt is variadic,
+/// which Swift cannot call; this file is the only place that does.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What a GET returned. Header values are empty strings when absent. Release with
+/// `tsnap_http_response_free`.
+typedef struct {
+    long status;
+    uint8_t *body;
+    size_t body_count;
+    char etag[256];
+    char last_modified[128];
+    char cache_control[256];
+    char expires[128];
+    char date[128];
+    char content_type[128];
+} tsnap_http_response;
+
+/// Loads libcurl (once; thread-safe). Returns 0, or non-zero with a message naming the library.
+int tsnap_http_load(char *message, size_t message_capacity);
+
+/// GETs `url` (http or https only, at most 3 redirects) with the given User-Agent and optional
+/// validators (NULL or "" for none). A body longer than `max_bytes` aborts the transfer.
+/// Returns 0 when a response arrived (any status), non-zero with a message otherwise.
+int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_match, const char *if_modified_since,
+                   long timeout_seconds, size_t max_bytes, tsnap_http_response *response, char *message,
+                   size_t message_capacity);
+
+/// Frees a response's body.
+void tsnap_http_response_free(tsnap_http_response *response);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

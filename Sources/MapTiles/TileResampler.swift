@@ -1,0 +1,154 @@
+import MapGeometry
+import Raster
+
+/// Draws a tile source under a view: the tiles of `TilePlan`'s zoom resampled to the image's
+/// exact pixels and blended over the canvas at the basemap's opacity.
+///
+/// Filtering is separable and streamed: each source row the image needs is assembled from its
+/// tiles into one contiguous row (so a tap never asks which tile it is in, and neighbouring tiles
+/// filter as one image: no seams), filtered horizontally once, and kept while image rows still
+/// need it; memory is a few rows, not a mosaic of the view.
+///
+/// Colours are averaged in premultiplied sRGB, not linear light: map tiles are drawn for sRGB
+/// display and every browser and map renderer shrinks them that way, so a linear average would
+/// make thin dark lines (roads, labels) look lighter than on the tile server's own map; and
+/// premultiplying keeps a missing or transparent tile's colour out of its neighbours.
+public enum TileResampler {
+    /// Blends the basemap over `canvas` (opaque RGBA) and reports what was drawn.
+    public static func draw(
+        into canvas: inout Canvas, viewport: Viewport, provider: any TileProvider, settings: BasemapSettings
+    ) -> BasemapReport {
+        let description = provider.sourceDescription
+        let plan: TilePlan
+        switch TilePlan.make(viewport: viewport, description: description, maximumOverzoomLevels: settings.maximumOverzoomLevels) {
+        case .success(let made): plan = made
+        case .failure(let refusal): return BasemapReport(zoom: nil, problems: [refusal.description])
+        }
+        let width = canvas.width, height = canvas.height
+        let tile = plan.tilePixels, world = plan.worldPixels, tilesPerSide = 1 << plan.zoom
+
+        let columns = TapTable(count: width, plan: plan, origin: plan.originX)
+        let rows = TapTable(count: height, plan: plan, origin: plan.originY)
+        let firstColumn = floorDivide(columns.lowestSource, tile), lastColumn = floorDivide(columns.highestSource, tile)
+        let firstRow = max(0, floorDivide(rows.lowestSource, tile)), lastRow = min(tilesPerSide - 1, floorDivide(rows.highestSource, tile))
+        let slots = lastColumn - firstColumn + 1
+
+        // Fetch every tile of the view once (a view wider than the world asks for a tile twice).
+        var report = BasemapReport(zoom: plan.zoom)
+        var problems: [String] = []
+        var fetched: [TileCoordinate: TileImage?] = [:]
+        var grid: [[TileImage?]] = []
+        let coverage = description.boundsLonLat.flatMap { TileCoverage(boundsLonLat: $0, zoom: plan.zoom) }
+        if firstRow <= lastRow {
+            for tileRow in firstRow...lastRow {
+                var gridRow: [TileImage?] = []
+                for slot in 0..<slots {
+                    let coordinate = TileCoordinate(z: plan.zoom, x: floorModulo(firstColumn + slot, tilesPerSide), y: tileRow)
+                    if let known = fetched[coordinate] {
+                        gridRow.append(known)
+                        continue
+                    }
+                    var image: TileImage?
+                    if let coverage, !coverage.contains(coordinate) {
+                        report.tilesAbsent += 1
+                    } else {
+                        switch provider.tile(coordinate) {
+                        case .image(let decoded) where decoded.width == tile && decoded.height == tile:
+                            image = decoded
+                            report.tiles += 1
+                        case .image(let decoded):
+                            report.tilesFailed += 1
+                            problems.append("tile \(coordinate) is \(decoded.width)x\(decoded.height) pixels; the source's tiles are \(tile)x\(tile)")
+                        case .absent:
+                            report.tilesAbsent += 1
+                        case .failed(let message):
+                            report.tilesFailed += 1
+                            problems.append("tile \(coordinate): \(message)")
+                        }
+                    }
+                    fetched[coordinate] = image
+                    gridRow.append(image)
+                }
+                grid.append(gridRow)
+            }
+        }
+        if !problems.isEmpty {
+            report.problems = Array(problems.prefix(5)) + (problems.count > 5 ? ["and \(problems.count - 5) more tile(s)"] : [])
+        }
+        guard report.tiles > 0 else { return report }
+
+        var filter = RowFilter(width: width, columns: columns, rowTapsMost: rows.mostTaps, assembledPixels: slots * tile, firstColumn: firstColumn * tile)
+        let opacity = Float(settings.opacity)
+        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+            var sum = [Float](repeating: 0, count: width * 4)
+            for imageRow in 0..<height {
+                for index in sum.indices { sum[index] = 0 }
+                var any = false
+                for tap in rows.taps(of: imageRow) where tap.source >= 0 && tap.source < world {
+                    let tileRow = tap.source / tile
+                    guard tileRow >= firstRow, tileRow <= lastRow else { continue }
+                    let filtered = filter.filteredRow(tap.source) { assembled in
+                        assemble(&assembled, tiles: grid[tileRow - firstRow], row: tap.source - tileRow * tile, tilePixels: tile)
+                    }
+                    guard let filtered else { continue }
+                    any = true
+                    let weight = tap.weight
+                    filtered.withUnsafeBufferPointer { source in
+                        sum.withUnsafeMutableBufferPointer { target in
+                            for index in 0..<(width * 4) { target[index] += weight * source[index] }
+                        }
+                    }
+                }
+                guard any else { continue }
+                blend(sum, into: pixels, row: imageRow, width: width, opacity: opacity)
+            }
+        }
+        return report
+    }
+
+    /// Copies row `row` of each tile side by side into `assembled`; zeros (transparent) where a
+    /// tile is missing. Returns false when every tile is missing.
+    private static func assemble(_ assembled: inout [UInt8], tiles: [TileImage?], row: Int, tilePixels: Int) -> Bool {
+        var any = false
+        let rowBytes = tilePixels * 4
+        assembled.withUnsafeMutableBufferPointer { target in
+            for (slot, tile) in tiles.enumerated() {
+                let destination = target.baseAddress! + slot * rowBytes
+                if let tile {
+                    any = true
+                    tile.pixels.withUnsafeBufferPointer { source in
+                        destination.update(from: source.baseAddress! + row * rowBytes, count: rowBytes)
+                    }
+                } else {
+                    destination.update(repeating: 0, count: rowBytes)
+                }
+            }
+        }
+        return any
+    }
+
+    /// `out = canvas · (1 − α·opacity) + premultiplied colour · opacity`, rounded; alpha stays opaque.
+    private static func blend(_ sum: [Float], into pixels: UnsafeMutableBufferPointer<UInt8>, row: Int, width: Int, opacity: Float) {
+        sum.withUnsafeBufferPointer { colour in
+            let base = row * width * 4
+            for column in 0..<width {
+                let index = column * 4
+                let alpha = colour[index + 3] * (opacity / 255)
+                guard alpha > 0.0005 else { continue }
+                let keep = 1 - alpha
+                for channel in 0..<3 {
+                    let value = Float(pixels[base + index + channel]) * keep + colour[index + channel] * opacity
+                    pixels[base + index + channel] = UInt8(min(255, max(0, value + 0.5)))
+                }
+            }
+        }
+    }
+}
+
+/// `a / b` rounded towards −∞.
+@inline(__always)
+func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+/// `a mod b` in 0..<b.
+@inline(__always)
+func floorModulo(_ a: Int, _ b: Int) -> Int { ((a % b) + b) % b }

@@ -1,0 +1,61 @@
+import FileStore
+import MapTiles
+
+/// Opens what `--basemap` or the style's `basemap.source` names: an http(s) URL template, a
+/// folder of `{z}/{x}/{y}` tiles, or an MBTiles file.
+public struct BasemapOpener: Sendable {
+    /// Where URL tiles are cached on disk.
+    public var tileCacheDirectory: String
+    /// Use only the disk cache for URL tiles (`--offline`).
+    public var offline = false
+    /// TrackSnap's version, for the User-Agent.
+    public var version = ""
+    /// Decoded tiles kept per worker, bytes. Default: 128 MiB.
+    public var memoryCacheBytes = 128 << 20
+
+    /// An opener caching URL tiles in `tileCacheDirectory`.
+    public init(tileCacheDirectory: String) {
+        self.tileCacheDirectory = tileCacheDirectory
+    }
+
+    /// Whether `source` is a URL template.
+    public static func isURL(_ source: String) -> Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
+
+    /// The raw source `settings` name; throws a message naming the source and the problem.
+    public func openSource(_ settings: BasemapSettings) throws(TileProblem) -> any RawTileSource {
+        let source = settings.source
+        if Self.isURL(source) {
+            return try URLTileSource(template: source, cacheDirectory: tileCacheDirectory, offline: offline, version: version)
+        }
+        let status: FileStatus?
+        do {
+            status = try FileStore.statusFollowingLinks(source)
+        } catch {
+            throw TileProblem("basemap '\(source)': \(error)")
+        }
+        guard let status else {
+            throw TileProblem("basemap '\(source)' does not exist (expected an .mbtiles file, a tile folder or an http(s) URL template)")
+        }
+        if status.isDirectory { return try TileFolderSource(path: source) }
+        return try MBTilesSource(path: source)
+    }
+
+    /// The provider a renderer uses: the source, decoded and cached; problems go to `report`.
+    public func open(_ settings: BasemapSettings, report: @escaping (String) -> Void = { _ in }) throws(TileProblem) -> BasemapTiles {
+        let tiles = BasemapTiles(
+            source: try openSource(settings), attribution: settings.attribution, cache: DecodedTileCache(capacityBytes: memoryCacheBytes))
+        tiles.onFirstProblem = { report("basemap '\(settings.source)': \($0)") }
+        return tiles
+    }
+
+    /// What identifies the source's content now, for the cache key: an MBTiles file's size and
+    /// modification time (nanoseconds), a folder's modification time (it changes when a zoom
+    /// folder is added or removed; edit a tile in place and touch the folder to re-render), a
+    /// URL template's nothing (the template is in the key; servers' tiles change without notice,
+    /// and re-rendering an archive because a tile server updated would defeat the cache).
+    public static func contentStamp(of source: String) -> String {
+        if isURL(source) { return "" }
+        guard let status = (try? FileStore.statusFollowingLinks(source)) ?? nil else { return "missing" }
+        return status.isDirectory ? "folder mtime \(status.modificationNanoseconds)" : "size \(status.sizeBytes) mtime \(status.modificationNanoseconds)"
+    }
+}

@@ -1,0 +1,89 @@
+import MapTiles
+
+/// A basemap as the renderer sees it: a raw source, decoded through `TileDecoder`, kept in a
+/// `DecodedTileCache`, with its problems reported once. One per worker (not thread-safe: a
+/// worker renders one image at a time).
+public final class BasemapTiles: TileProvider {
+    /// The raw source.
+    public let source: any RawTileSource
+    /// The source's description with the tile size learnt from a decoded tile and the
+    /// attribution the settings choose.
+    public let sourceDescription: TileSourceDescription
+    /// The decoded-tile cache.
+    public let cache: DecodedTileCache
+    /// Size limits per tile.
+    public let limits: TileLimits
+    /// Called with the first problem of each kind this source has ("bad PNG", "HTTP 500"…), so a
+    /// batch logs a bad source once, not once per tile; every problem still goes into the
+    /// render info.
+    public var onFirstProblem: (String) -> Void = { _ in }
+    /// Tiles read from the source (not from the cache) since creation.
+    public private(set) var tilesRead = 0
+    private var kindsReported: Set<String> = []
+
+    /// Wraps `source`. `attribution` (from the style or the command line) replaces the source's
+    /// own when given; "" removes it.
+    public init(source: any RawTileSource, attribution: String?, cache: DecodedTileCache = DecodedTileCache(), limits: TileLimits = TileLimits()) {
+        self.source = source
+        self.cache = cache
+        self.limits = limits
+        var description = source.sourceDescription
+        if let attribution { description.attribution = attribution.isEmpty ? nil : TextForImage.plain(attribution) }
+        description.tilePixels = Self.tilePixels(of: source, limits: limits) ?? 256
+        sourceDescription = description
+    }
+
+    /// The tile, from the cache or the source.
+    public func tile(_ coordinate: TileCoordinate) -> TileLookup {
+        cache.lookup(coordinate) {
+            tilesRead += 1
+            let lookup: TileLookup
+            do throws(TileProblem) {
+                guard let bytes = try source.tileBytes(coordinate, limit: limits.maximumTileBytes) else { return .absent }
+                switch TileDecoder.decode(bytes, limits: limits) {
+                case .success(let image): lookup = .image(image)
+                case .failure(let problem): lookup = .failed(problem.description)
+                }
+            } catch {
+                lookup = .failed(error.description)
+            }
+            if case .failed(let message) = lookup {
+                // The kind is the message up to its first colon or digit: "bad PNG", "HTTP 503"…
+                let kind = String(message.prefix { $0 != ":" && !$0.isNumber })
+                if kindsReported.insert(kind).inserted {
+                    onFirstProblem("tile \(coordinate): \(message) (further tiles with this problem are counted in each render's info)")
+                }
+            }
+            return lookup
+        }
+    }
+
+    /// The edge of the source's tiles, from one decoded tile (MBTiles), or nil.
+    private static func tilePixels(of source: any RawTileSource, limits: TileLimits) -> Int? {
+        guard let mbtiles = source as? MBTilesSource, let bytes = mbtiles.anyTile(),
+            case .success(let image) = TileDecoder.decode(bytes, limits: limits), image.width == image.height,
+            [256, 512].contains(image.width)
+        else { return nil }
+        return image.width
+    }
+}
+
+/// Attribution text as the bitmap font can draw it: HTML tags dropped, entities decoded,
+/// "©" kept (the font has it), other non-ASCII letters folded or shown as '?'.
+public enum TextForImage {
+    /// Plain text from an attribution string that may hold HTML (MBTiles metadata often does).
+    public static func plain(_ text: String) -> String {
+        var out = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true; continue }
+            if character == ">" { inTag = false; continue }
+            if !inTag { out.append(character) }
+        }
+        for (entity, value) in [("&copy;", "©"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#169;", "©"), ("&nbsp;", " "), ("&#39;", "'")] {
+            out = out.split(separator: entity, omittingEmptySubsequences: false).joined(separator: value)
+        }
+        let collapsed = out.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+        return String(collapsed.prefix(200))
+    }
+}

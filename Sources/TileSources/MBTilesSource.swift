@@ -1,0 +1,135 @@
+import MapTiles
+import SystemSQLite
+
+/// Raw tiles from an MBTiles file (SQLite; spec 1.3): the `tiles` table or view with rows in
+/// the TMS order (counted from the south), the `metadata` table's `format`, `minzoom`,
+/// `maxzoom`, `bounds` and `attribution`. Opened read-only; a file another process holds
+/// locked is waited for 2 s, then reported.
+public final class MBTilesSource: RawTileSource {
+    /// The file.
+    public let path: String
+    /// What the metadata says.
+    public let sourceDescription: TileSourceDescription
+    /// The metadata's `format` ("png", "jpg"…), lower-cased; "" when absent.
+    public let format: String
+    private var database: OpaquePointer?
+    private var query: OpaquePointer?
+
+    /// Opens the file and reads its metadata; throws a message naming the file and the problem
+    /// (not a database, locked, no tiles table, vector tiles).
+    public init(path: String) throws(TileProblem) {
+        self.path = path
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            throw TileProblem("MBTiles '\(path)': \(message)")
+        }
+        database = handle
+        sqlite3_busy_timeout(handle, 2000)
+        func fail(_ what: String) -> TileProblem {
+            let code = sqlite3_errcode(handle)
+            var message = String(cString: sqlite3_errmsg(handle))
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED {
+                message += " (another process holds the file locked for writing; waited 2 s)"
+            } else if code == SQLITE_NOTADB || code == SQLITE_CORRUPT {
+                message += " (the file is damaged or not an MBTiles file)"
+            }
+            sqlite3_close(handle)
+            return TileProblem("MBTiles '\(path)': \(what): \(message)")
+        }
+        var metadata: [String: String] = [:]
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "SELECT name, value FROM metadata", -1, &statement, nil) == SQLITE_OK else {
+            throw fail("cannot read its metadata table")
+        }
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else {
+                sqlite3_finalize(statement)
+                throw fail("cannot read its metadata table")
+            }
+            if let name = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) {
+                metadata[String(cString: name).lowercased()] = String(cString: value)
+            }
+        }
+        sqlite3_finalize(statement)
+        format = metadata["format"]?.lowercased() ?? ""
+        if format == "pbf" || format == "mvt" {
+            sqlite3_close(handle)
+            database = nil
+            throw TileProblem(
+                "MBTiles '\(path)' holds vector tiles (format '\(format)'); TrackSnap draws raster tiles (png or jpg): render the vector tiles to a raster MBTiles first (e.g. with tileserver-gl or mbgl-render)")
+        }
+        if !["", "png", "jpg", "jpeg"].contains(format) {
+            sqlite3_close(handle)
+            database = nil
+            throw TileProblem("MBTiles '\(path)' has tiles in format '\(format)'; TrackSnap reads png and jpg")
+        }
+        guard sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3", -1, &query, nil) == SQLITE_OK
+        else { throw fail("it has no tiles table") }
+        var description = TileSourceDescription()
+        let zooms = Self.zoomRange(handle)
+        if let minimum = metadata["minzoom"].flatMap({ Int($0.trimmingSpaces) }) { description.minimumZoom = minimum } else if let zooms { description.minimumZoom = zooms.lowerBound }
+        if let maximum = metadata["maxzoom"].flatMap({ Int($0.trimmingSpaces) }) { description.maximumZoom = maximum } else if let zooms { description.maximumZoom = zooms.upperBound }
+        if let bounds = metadata["bounds"] {
+            let numbers = bounds.split(separator: ",").compactMap { Double($0.trimmingSpaces) }
+            if numbers.count == 4 { description.boundsLonLat = numbers }
+        }
+        if let attribution = metadata["attribution"], !attribution.isEmpty { description.attribution = TextForImage.plain(attribution) }
+        sourceDescription = description
+    }
+
+    deinit {
+        sqlite3_finalize(query)
+        sqlite3_close(database)
+    }
+
+    /// The tile's bytes, nil when the file has none there.
+    public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+        guard let query else { throw TileProblem("MBTiles '\(path)' is closed") }
+        sqlite3_reset(query)
+        sqlite3_bind_int(query, 1, Int32(coordinate.z))
+        sqlite3_bind_int(query, 2, Int32(coordinate.x))
+        sqlite3_bind_int(query, 3, Int32(coordinate.tmsRow))
+        let step = sqlite3_step(query)
+        if step == SQLITE_DONE { return nil }
+        guard step == SQLITE_ROW else {
+            var message = String(cString: sqlite3_errmsg(database))
+            if step == SQLITE_BUSY { message += " (locked by another process; waited 2 s)" }
+            throw TileProblem("MBTiles read failed: \(message)")
+        }
+        let count = Int(sqlite3_column_bytes(query, 0))
+        if count > limit { throw TileProblem("the tile is \(count) bytes, more than the \(limit >> 20) MiB a tile may have") }
+        guard count > 0, let blob = sqlite3_column_blob(query, 0) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: blob, count: count))
+    }
+
+    /// One tile's bytes at any zoom (to learn the tile size), or nil.
+    func anyTile() -> [UInt8]? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, "SELECT tile_data FROM tiles LIMIT 1", -1, &statement, nil) == SQLITE_OK else { return nil }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let blob = sqlite3_column_blob(statement, 0) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, 0))))
+    }
+
+    /// The zoom levels present, when the metadata does not say (one index lookup each end).
+    private static func zoomRange(_ database: OpaquePointer) -> ClosedRange<Int>? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, "SELECT min(zoom_level), max(zoom_level) FROM tiles", -1, &statement, nil) == SQLITE_OK else { return nil }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_type(statement, 0) != SQLITE_NULL else { return nil }
+        let low = Int(sqlite3_column_int(statement, 0)), high = Int(sqlite3_column_int(statement, 1))
+        return low <= high ? low...high : nil
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,95 @@
+import CLibJPEG
+import CLibPNG
+import MapTiles
+
+/// Limits on one tile's bytes and pixels, so a hostile or broken source cannot make a worker
+/// allocate without bound.
+public struct TileLimits: Sendable, Equatable {
+    /// Largest encoded tile, bytes. Default: 4 MiB (real tiles are 5–300 KB; 512-pixel aerial
+    /// JPEGs stay under 1 MB).
+    public var maximumTileBytes = 4 << 20
+    /// Largest tile edge, pixels. Default: 1024 (tile sets use 256 or 512).
+    public var maximumTilePixels = 1024
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// Decodes PNG and JPEG tiles (libpng, libjpeg) into premultiplied RGBA; everything else is
+/// refused with a message saying what the bytes are.
+public enum TileDecoder {
+    /// The decoded tile, or a message for the render info.
+    public static func decode(_ bytes: [UInt8], limits: TileLimits = TileLimits()) -> Result<TileImage, TileProblem> {
+        if bytes.count > limits.maximumTileBytes {
+            return .failure(TileProblem("the tile is \(bytes.count) bytes, more than the \(limits.maximumTileBytes >> 20) MiB a tile may have"))
+        }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return decodePNG(bytes, limits: limits) }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return decodeJPEG(bytes, limits: limits) }
+        return .failure(TileProblem("not a PNG or JPEG image (\(describe(bytes)))"))
+    }
+
+    private static func decodePNG(_ bytes: [UInt8], limits: TileLimits) -> Result<TileImage, TileProblem> {
+        // IHDR is the first chunk: its size is checked before libpng allocates anything.
+        guard bytes.count >= 33 else { return .failure(TileProblem("truncated PNG (\(bytes.count) bytes, no complete header)")) }
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        if width > limits.maximumTilePixels || height > limits.maximumTilePixels {
+            return .failure(TileProblem("the PNG is \(width)x\(height) pixels; a tile may be at most \(limits.maximumTilePixels) on a side"))
+        }
+        var decodedWidth: UInt32 = 0, decodedHeight: UInt32 = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            tsnap_png_decode_rgba(buffer.baseAddress, buffer.count, &decodedWidth, &decodedHeight, &pixels, &message, message.count)
+        }
+        guard status == 0, let pixels else { return .failure(TileProblem("bad PNG: \(text(message))")) }
+        defer { tsnap_png_free_pixels(pixels) }
+        return .success(image(pixels, width: Int(decodedWidth), height: Int(decodedHeight)))
+    }
+
+    private static func decodeJPEG(_ bytes: [UInt8], limits: TileLimits) -> Result<TileImage, TileProblem> {
+        var width: UInt32 = 0, height: UInt32 = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 256)
+        let most = UInt64(limits.maximumTilePixels * limits.maximumTilePixels)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            tsnap_jpeg_decode_rgba(buffer.baseAddress, buffer.count, most, &width, &height, &pixels, &message, message.count)
+        }
+        guard status == 0, let pixels else { return .failure(TileProblem("bad JPEG: \(text(message))")) }
+        defer { tsnap_jpeg_free_pixels(pixels) }
+        return .success(image(pixels, width: Int(width), height: Int(height)))
+    }
+
+    private static func image(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) -> TileImage {
+        var copy = Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
+        TileImage.premultiply(&copy)
+        return TileImage(width: width, height: height, premultipliedPixels: copy)
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// What unknown bytes look like: WebP and HTML error pages are the usual suspects.
+    static func describe(_ bytes: [UInt8]) -> String {
+        if bytes.isEmpty { return "0 bytes" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "a WebP image, which TrackSnap does not decode" }
+        if bytes.starts(with: [0x1F, 0x8B]) { return "gzip data: a vector tile (pbf)?" }
+        let head = bytes.prefix(16)
+        if head.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return "\(bytes.count) bytes starting '\(String(decoding: head.map { $0 < 0x20 ? 0x20 : $0 }, as: UTF8.self))'"
+        }
+        return "\(bytes.count) bytes starting " + head.prefix(8).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined(separator: " ")
+    }
+}
+
+/// Why a tile could not be had: one line for the render info and the log.
+public struct TileProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The line.
+    public var description: String
+
+    /// A problem.
+    public init(_ description: String) { self.description = description }
+}
