@@ -66,3 +66,32 @@ public struct BasemapReport: Sendable, Equatable, Codable {
         self.problems = problems
     }
 }
+
+/// Attribution text as the bitmap font can draw it: HTML tags dropped, entities decoded,
+/// "©" kept (the font has it), other non-ASCII letters folded or shown as '?'.
+public enum TextForImage {
+    /// Plain text from an attribution string that may hold HTML (MBTiles metadata often does).
+    public static func plain(_ text: String) -> String {
+        var out = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true; continue }
+            if character == ">" { inTag = false; continue }
+            if !inTag { out.append(character) }
+        }
+        for (entity, value) in [("&copy;", "©"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#169;", "©"), ("&nbsp;", " "), ("&#39;", "'")] {
+            out = out.split(separator: entity, omittingEmptySubsequences: false).joined(separator: value)
+        }
+        let collapsed = out.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+        return String(collapsed.prefix(200))
+    }
+}
+
+extension BasemapSettings {
+    /// The attribution to draw over a source's tiles: the settings' own ("" for none), else
+    /// the source's; plain text.
+    public func attribution(over description: TileSourceDescription) -> String? {
+        if let attribution { return attribution.isEmpty ? nil : TextForImage.plain(attribution) }
+        return description.attribution
+    }
+}

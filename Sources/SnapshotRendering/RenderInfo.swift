@@ -1,3 +1,4 @@
+import MapTiles
 import TrackCleaning
 import TrackModel
 
@@ -54,9 +55,12 @@ public struct RenderInfo: Sendable, Equatable, Codable {
     /// pixel (px, py) shows x = minX + px·(maxX−minX)/width, y = maxY − py·(maxY−minY)/height.
     /// minX/maxX may exceed ±20,037,508.34 m for a track drawn across the antimeridian.
     public var viewportEpsg3857: [Double]
+    /// What the basemap came to (zoom, tiles drawn and missing, attribution, problems); nil
+    /// without a basemap.
+    public var basemap: BasemapReport? = nil
 
     enum CodingKeys: String, CodingKey {
-        case format, name, activity, compressed, notes, fixes, dropped, segments, width, height, scale
+        case format, name, activity, compressed, notes, fixes, dropped, segments, width, height, scale, basemap
         case fixesKept = "fixes_kept"
         case verticesDrawn = "vertices_drawn"
         case distanceM = "distance_m"

@@ -1,3 +1,4 @@
+import MapTiles
 import PNGEncoding
 import Raster
 import TrackCleaning
@@ -110,6 +111,9 @@ public struct RenderOptions: Sendable, Equatable {
     public var limits = DecodingLimits()
     /// PNG compression settings.
     public var png = PNGSettings()
+    /// A map drawn under the route instead of bare grid paper; its tiles are handed to the
+    /// renderer as a `TileProvider`. Default: nil (the grid).
+    public var basemap: BasemapSettings? = nil
 
     /// The defaults above.
     public init() {}
@@ -141,6 +145,7 @@ public struct RenderOptions: Sendable, Equatable {
         if style.coloring != .single, !RouteColoring.bandCountRange.contains(style.bandColors.count) {
             return "colouring by \(style.coloring.rawValue) needs 8 to 10 band colours, found \(style.bandColors.count)"
         }
+        if let problem = basemap?.validationProblem() { return problem }
         if let width = style.strokeWidthPoints, !(width > 0 && width <= 64) {
             return "the stroke width must be in (0, 64] points, found \(width)"
         }

@@ -1,14 +1,27 @@
 import MapGeometry
+import MapTiles
 import Raster
 
 /// Draws the layers of a snapshot in order: paper and grid, casing, route, markers, scale bar.
 enum SnapshotPainter {
     /// `bands`, when given, holds the band of each polyline (colour by speed or elevation).
-    static func paint(polylines: [[PixelPoint]], bands: [Int]? = nil, frame: FramePlan, options: RenderOptions) -> Canvas {
+    /// `basemap`, when given, is drawn over the grid (which shows where tiles are missing) and
+    /// under the route; what it came to goes into `report`.
+    static func paint(
+        polylines: [[PixelPoint]], bands: [Int]? = nil, frame: FramePlan, options: RenderOptions,
+        basemap: (settings: BasemapSettings, tiles: any TileProvider)? = nil, report: inout BasemapReport?
+    ) -> Canvas {
         let style = options.style
         let width = frame.viewport.widthPixels, height = frame.viewport.heightPixels
         var canvas = Canvas(width: width, height: height, fill: style.grid.paper)
         GridPainter.paint(&canvas, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style.grid, scale: options.scale)
+        var attribution: String?
+        if let basemap {
+            var drawn = TileResampler.draw(into: &canvas, viewport: frame.viewport, provider: basemap.tiles, settings: basemap.settings)
+            if drawn.tiles > 0 { attribution = basemap.settings.attribution(over: basemap.tiles.sourceDescription) }
+            drawn.attribution = attribution
+            report = drawn
+        }
 
         if let bands {
             paintBanded(&canvas, polylines: polylines, bands: bands, frame: frame, style: style)
@@ -34,6 +47,18 @@ enum SnapshotPainter {
         }
         if style.drawsScaleBar {
             ScaleBarPainter.paint(&canvas, groundMetersPerPixel: groundMetersPerPixel(frame), style: scaleBarStyle(options))
+        }
+        if let attribution {
+            let look = scaleBarStyle(options)
+            if let label = TextLabelPainter.masks(
+                text: attribution, width: width, height: height, dotPixels: look.dotPixels, marginPixels: max(2, look.marginPixels / 2))
+            {
+                Compositor.fill(&canvas, mask: label.halo, color: style.scaleBarHaloColor)
+                Compositor.fill(&canvas, mask: label.ink, color: style.scaleBarColor)
+            } else {
+                let earlier = report?.problems ?? []
+                report?.problems = earlier + ["the attribution does not fit on a \(width)x\(height) image; show it beside the image"]
+            }
         }
         return canvas
     }

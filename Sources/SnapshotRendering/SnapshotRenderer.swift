@@ -1,4 +1,5 @@
 import MapGeometry
+import MapTiles
 import PNGEncoding
 import Raster
 import TrackCleaning
@@ -30,24 +31,26 @@ public enum SnapshotRenderer {
     public static let version = "2"
 
     /// Decodes, cleans, fits, simplifies, rasterizes and encodes one track.
+    /// `tiles` provides the basemap's tiles when `options.basemap` is set.
     public static func render(
-        trackBytes: UnsafeBufferPointer<UInt8>, fileName: String? = nil, options: RenderOptions = RenderOptions()
+        trackBytes: UnsafeBufferPointer<UInt8>, fileName: String? = nil, options: RenderOptions = RenderOptions(),
+        tiles: (any TileProvider)? = nil
     ) throws(SnapshotError) -> RenderedSnapshot {
         if let problem = options.validationProblem() { throw .invalidOptions(problem) }
         var clock = StageClock()
         let track = try decode(trackBytes: trackBytes, fileName: fileName, options: options)
         let parse = clock.lap()
-        var snapshot = try render(track: track, options: options)
+        var snapshot = try render(track: track, options: options, tiles: tiles)
         snapshot.timings.parse = parse
         return snapshot
     }
 
     /// The same, from an array of bytes.
     public static func render(
-        trackBytes: [UInt8], fileName: String? = nil, options: RenderOptions = RenderOptions()
+        trackBytes: [UInt8], fileName: String? = nil, options: RenderOptions = RenderOptions(), tiles: (any TileProvider)? = nil
     ) throws(SnapshotError) -> RenderedSnapshot {
         try trackBytes.withUnsafeBufferPointer { buffer throws(SnapshotError) in
-            try render(trackBytes: buffer, fileName: fileName, options: options)
+            try render(trackBytes: buffer, fileName: fileName, options: options, tiles: tiles)
         }
     }
 
@@ -75,21 +78,29 @@ public enum SnapshotRenderer {
 
     /// Renders an already decoded track (cleaning included). `scratch` lends reusable buffers
     /// (see `RenderScratch`); without one, this call allocates its own.
-    public static func render(track: Track, options: RenderOptions = RenderOptions(), scratch: RenderScratch? = nil) throws(SnapshotError) -> RenderedSnapshot {
-        try render(track: track, images: [options], scratch: scratch)[0]
+    public static func render(
+        track: Track, options: RenderOptions = RenderOptions(), scratch: RenderScratch? = nil, tiles: (any TileProvider)? = nil
+    ) throws(SnapshotError) -> RenderedSnapshot {
+        try render(track: track, images: [options], scratch: scratch, tiles: tiles)[0]
     }
 
     /// Renders one track at several sizes with one cleaning, one projection and one
     /// simplification (`SimplificationRanks`) shared by every image. Images that differ in their
-    /// cleaning options are rendered separately.
-    public static func render(track: Track, images: [RenderOptions], scratch: RenderScratch? = nil) throws(SnapshotError) -> [RenderedSnapshot] {
+    /// cleaning options are rendered separately. `tiles` provides the basemap's tiles for images
+    /// whose options set one (one provider per thread: providers are not thread-safe).
+    public static func render(
+        track: Track, images: [RenderOptions], scratch: RenderScratch? = nil, tiles: (any TileProvider)? = nil
+    ) throws(SnapshotError) -> [RenderedSnapshot] {
         guard let first = images.first else { return [] }
         for options in images {
             if let problem = options.validationProblem() { throw .invalidOptions(problem) }
+            if options.basemap != nil, tiles == nil {
+                throw .invalidOptions("a basemap is set but no tiles were given: pass a TileProvider (TileSources.BasemapOpener opens one)")
+            }
         }
         if images.contains(where: { $0.cleaning != first.cleaning }) {
             var snapshots: [RenderedSnapshot] = []
-            for options in images { snapshots += try render(track: track, images: [options], scratch: scratch) }
+            for options in images { snapshots += try render(track: track, images: [options], scratch: scratch, tiles: tiles) }
             return snapshots
         }
         let scratch = scratch ?? RenderScratch()
@@ -133,14 +144,19 @@ public enum SnapshotRenderer {
             timings.simplify += clock.lap()
 
             let png: [UInt8]
+            var basemapReport: BasemapReport?
             do {
-                let palette = options.png.layout == .automatic && bands == nil
+                // A map background has far more than 256 colours: straight to RGBA.
+                let palette = options.png.layout == .automatic && bands == nil && options.basemap == nil
                     && SnapshotPainter.paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch)
                 timings.raster = clock.lap()
                 if palette {
                     png = try scratch.encoder.encode(scratch.canvas)
                 } else {
-                    let canvas = SnapshotPainter.paint(polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options)
+                    let basemap = options.basemap.flatMap { settings in tiles.map { (settings, $0) } }
+                    let canvas = SnapshotPainter.paint(
+                        polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options, basemap: basemap,
+                        report: &basemapReport)
                     timings.raster += clock.lap()
                     png = try PNGEncoder.encode(canvas, settings: options.png)
                 }
@@ -149,6 +165,7 @@ public enum SnapshotRenderer {
             }
             timings.encode = clock.lap()
             var renderInfo = info(track: track, cleaned: cleaned, report: report, stats: stats, projection: projection, frame: frame, options: options, polylines: polylines)
+            renderInfo.basemap = basemapReport
             if capped.step > 1 {
                 let note = "route thinned to every \(capped.step)th vertex: it covers the image many times over (drawing capped at \(Int(StrokeBudget.pixelPassesPerImage)) passes over the image)"
                 renderInfo.notes = (renderInfo.notes ?? []) + [note]

@@ -68,22 +68,3 @@ public final class BasemapTiles: TileProvider {
     }
 }
 
-/// Attribution text as the bitmap font can draw it: HTML tags dropped, entities decoded,
-/// "©" kept (the font has it), other non-ASCII letters folded or shown as '?'.
-public enum TextForImage {
-    /// Plain text from an attribution string that may hold HTML (MBTiles metadata often does).
-    public static func plain(_ text: String) -> String {
-        var out = ""
-        var inTag = false
-        for character in text {
-            if character == "<" { inTag = true; continue }
-            if character == ">" { inTag = false; continue }
-            if !inTag { out.append(character) }
-        }
-        for (entity, value) in [("&copy;", "©"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#169;", "©"), ("&nbsp;", " "), ("&#39;", "'")] {
-            out = out.split(separator: entity, omittingEmptySubsequences: false).joined(separator: value)
-        }
-        let collapsed = out.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
-        return String(collapsed.prefix(200))
-    }
-}

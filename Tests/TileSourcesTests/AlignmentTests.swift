@@ -1,0 +1,59 @@
+import MapTiles
+import SnapshotRendering
+import Testing
+import TrackModel
+import TrackSynthesis
+
+/// Every background pixel shows the colour of its exact map position: tiles whose pixels encode
+/// their global position (`SyntheticTiles.positionField`), rendered at several continuous zooms,
+/// both scales and across the antimeridian, must land within 0.5 px, with no drift on average
+/// (a half-pixel shift would show as a mean of ±0.5) and never a wrong tile.
+struct AlignmentTests {
+    static let cases: [(name: String, from: (Double, Double), to: (Double, Double))] = [
+        ("city, 2 km", (47.370, 8.530), (47.385, 8.548)),
+        ("region, 40 km", (46.90, 7.30), (47.20, 7.70)),
+        ("country, 600 km", (44.0, 2.0), (48.5, 8.0)),
+        ("across the antimeridian", (-17.5, 179.7), (-16.9, 180.4)),
+    ]
+
+    @Test(arguments: 0..<4, [1.0, 2.0])
+    func backgroundPixelsShowTheirMapPosition(caseIndex: Int, scale: Double) throws {
+        let (name, from, to) = Self.cases[caseIndex]
+        let track = straightTrack(from: from, to: to)
+        for (width, height) in [(320, 240), (500, 333)] {
+            let tiles = GeneratedTiles()
+            let options = backgroundOnlyOptions(width: width, height: height, scale: scale)
+            let snapshot = try SnapshotRenderer.render(track: track, options: options, tiles: tiles)
+            let report = try #require(snapshot.info.basemap)
+            #expect(report.tilesFailed == 0 && report.tiles > 0, "\(name): \(report)")
+            let error = try measureAlignment(snapshot)
+            let label = "\(name) \(width)x\(height)@\(scale)x zoom \(report.zoom ?? -1)"
+            #expect(error.checked > width * height / 2, "\(label): only \(error.checked) pixels checked")
+            #expect(error.worstPixels <= 0.5, "\(label): worst \(error.worstPixels) px")
+            #expect(abs(error.meanSignedX) < 0.05 && abs(error.meanSignedY) < 0.05, "\(label): mean shift \(error.meanSignedX), \(error.meanSignedY) px")
+            #expect(error.tileChecked > 0 && error.wrongTiles == 0, "\(label): \(error.wrongTiles) of \(error.tileChecked) pixels from a wrong tile")
+        }
+    }
+
+    /// A view closer than the source's highest zoom enlarges its tiles (bilinear) and stays
+    /// aligned. One level over (tiles enlarged 1–2×), so the tiles' 8-bit steps stay finer than
+    /// the 0.5 px asked for.
+    @Test(arguments: [1.0, 2.0])
+    func enlargedTilesStayAligned(scale: Double) throws {
+        let track = straightTrack(from: (47.370, 8.530), to: (47.40, 8.57))
+        let options = backgroundOnlyOptions(width: 320, height: 240, scale: scale)
+        let natural = try SnapshotRenderer.render(track: track, options: options, tiles: GeneratedTiles()).info.basemap!.zoom!
+        let snapshot = try SnapshotRenderer.render(track: track, options: options, tiles: GeneratedTiles(maximumZoom: natural - 1))
+        #expect(snapshot.info.basemap?.zoom == natural - 1)
+        let error = try measureAlignment(snapshot)
+        #expect(error.worstPixels <= 0.5 && abs(error.meanSignedX) < 0.05, "worst \(error.worstPixels), mean \(error.meanSignedX)")
+    }
+
+    /// @2x asks for tiles one zoom higher than @1x of the same view.
+    @Test func doubleScaleUsesTheNextZoom() throws {
+        let track = straightTrack(from: (46.90, 7.30), to: (47.20, 7.70))
+        let one = try SnapshotRenderer.render(track: track, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1), tiles: GeneratedTiles())
+        let two = try SnapshotRenderer.render(track: track, options: backgroundOnlyOptions(width: 320, height: 240, scale: 2), tiles: GeneratedTiles())
+        #expect(two.info.basemap!.zoom! == one.info.basemap!.zoom! + 1)
+    }
+}
