@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "ContentHash", swiftSettings: strict),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"], swiftSettings: strict),
         .target(
-            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "Raster", "FileStore", "ContentHash"],
+            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"],
             swiftSettings: strict),
         .target(
             name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash"],
@@ -53,9 +53,11 @@ let package = Package(
             name: "BatchRun",
             dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash", "TileSources"],
             swiftSettings: strict),
-        .target(name: "TrackSynthesis", dependencies: ["TrackModel", "Decompression", "SystemZlib"], swiftSettings: strict),
+        .target(
+            name: "TrackSynthesis", dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG"],
+            swiftSettings: strict),
         .executableTarget(
-            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun", "TileSources"],
+            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles"],
             swiftSettings: strict),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(

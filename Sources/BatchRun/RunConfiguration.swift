@@ -1,6 +1,7 @@
 import FileStore
 import HistoryListing
 import JobQueue
+import TileSources
 import ThumbnailCache
 import TrackFormats
 
@@ -40,6 +41,14 @@ public struct RunConfiguration: Sendable {
     /// workers. The style file's text is passed, not its path, so every worker renders with the
     /// bytes the run started with even if the file is edited meanwhile. Default: none.
     public var styleArguments: [String] = []
+    /// Where URL basemap tiles are cached on disk (`--tile-cache`). Default: nil, meaning
+    /// `tile-cache/` in the queue folder (`tileCachePath`).
+    public var tileCacheDirectory: String? = nil
+    /// Use only cached URL tiles, never the network (`--offline`). Default: false.
+    public var offlineTiles = false
+    /// The basemap options handed to the workers (set from the command line, with the content
+    /// stamp taken when the run started). Default: none.
+    public var basemapArguments: [String] = []
     /// Whether `listing` may empty a site that lists tracks (`--allow-empty`). Default: false.
     public var allowsEmptySite = false
     /// Cards per index page of the listing. Default: 60.
@@ -95,6 +104,17 @@ public struct RunConfiguration: Sendable {
     /// rendered and the images of the one being published, plus its buffers.
     public var workerMemoryFenceBytes: Int { memoryLimitBytes * 2 }
 
+    /// Where URL tiles are cached.
+    public var tileCachePath: String { tileCacheDirectory ?? jobsDirectory + "/tile-cache" }
+
+    /// Opens the configured basemap's sources (URL tiles cached in `tileCachePath`).
+    public func makeBasemapOpener() -> BasemapOpener {
+        var opener = BasemapOpener(tileCacheDirectory: tileCachePath)
+        opener.offline = offlineTiles
+        opener.version = version
+        return opener
+    }
+
     /// The store this configuration names.
     public func makeStore() -> ThumbnailStore {
         var settings = settings
@@ -108,7 +128,7 @@ public struct RunConfiguration: Sendable {
             "--jobs", jobsDirectory, "--output", outputDirectory, "--shard", shard.description,
             "--settle", "\(settleSeconds)", "--lease", "\(leaseSeconds)", "--attempts", "\(maxAttempts)",
             "--run-deaths", "\(maxRunDeaths)", "--memory-limit", "\(memoryLimitBytes >> 20)",
-        ] + styleArguments
+        ] + styleArguments + basemapArguments
     }
 }
 

@@ -7,6 +7,7 @@ import JobQueue
 import SnapshotRendering
 import Synchronization
 import ThumbnailCache
+import TileSources
 
 /// The loop of one worker process (`tracksnap __worker`): claim a job, render or find it in the
 /// cache, publish, acknowledge, report one line to the supervisor on stdout; repeat until the
@@ -27,6 +28,15 @@ public enum Worker {
         let store = configuration.makeStore()
         // Canvas, mask and encoder buffers reused for every image this worker draws.
         let scratch = RenderScratch()
+        // The basemap's tiles, decoded once per worker and kept (bounded) across tracks.
+        var tiles: BasemapTiles?
+        if let basemap = store.settings.options.basemap {
+            do {
+                tiles = try configuration.makeBasemapOpener().open(basemap) { StandardError.write("tracksnap: \($0)\n") }
+            } catch {
+                return stop("\(error)", environmental: true)
+            }
+        }
         let heartbeatPath = queue.layout.heartbeatPath(of: queue.identity)
         do {
             try FileStore.writeAtomically([], to: heartbeatPath)
@@ -77,7 +87,7 @@ public enum Worker {
                 if let crashHook, claim.name.contains(crashHook) { abort() }
                 if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
                 if let allocationHook, claim.name.contains(allocationHook) { exhaustMemory() }
-                let outcome = process(claim, queue: queue, store: store, scratch: scratch, publisher: publisher)
+                let outcome = process(claim, queue: queue, store: store, scratch: scratch, tiles: tiles, publisher: publisher)
                 if case .stopRun(let message) = outcome { return stop(message, environmental: true, publisher: publisher) }
             }
         }
@@ -98,7 +108,9 @@ public enum Worker {
         case stopRun(String)
     }
 
-    private static func process(_ claim: Claim, queue: JobQueue, store: ThumbnailStore, scratch: RenderScratch, publisher: Publisher) -> Outcome {
+    private static func process(
+        _ claim: Claim, queue: JobQueue, store: ThumbnailStore, scratch: RenderScratch, tiles: BasemapTiles?, publisher: Publisher
+    ) -> Outcome {
         let limits = store.settings.options.limits
         do throws(FileError) {
             let bytes: [UInt8]
@@ -121,7 +133,7 @@ public enum Worker {
                 if !store.isPublished(key) {
                     let result: (pngs: [[UInt8]], record: TrackRecord)
                     do throws(SnapshotError) {
-                        result = try store.render(trackBytes: bytes, fileName: claim.name, key: key, scratch: scratch)
+                        result = try store.render(trackBytes: bytes, fileName: claim.name, key: key, scratch: scratch, tiles: tiles)
                     } catch {
                         lock.release()
                         if error.isInvalidInput {

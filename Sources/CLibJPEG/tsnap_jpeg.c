@@ -75,3 +75,40 @@ int tsnap_jpeg_decode_rgba(const uint8_t *jpeg, size_t count, uint64_t max_pixel
 }
 
 void tsnap_jpeg_free_pixels(uint8_t *rgba) { free(rgba); }
+
+int tsnap_jpeg_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, uint8_t **jpeg,
+                           size_t *count, char *message, size_t message_capacity) {
+    struct jpeg_compress_struct info;
+    tsnap_jpeg_errors errors;
+    unsigned long size = 0;
+    message[0] = 0;
+    *jpeg = NULL;
+    *count = 0;
+    info.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = tsnap_jpeg_fail;
+    errors.message = message;
+    errors.capacity = message_capacity;
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&info);
+        return 1;
+    }
+    jpeg_create_compress(&info);
+    unsigned char *buffer = NULL;
+    jpeg_mem_dest(&info, &buffer, &size);
+    info.image_width = width;
+    info.image_height = height;
+    info.input_components = 4;
+    info.in_color_space = JCS_EXT_RGBA;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(rgba + (size_t)info.next_scanline * width * 4);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    *jpeg = buffer;
+    *count = size;
+    return 0;
+}

@@ -28,9 +28,10 @@ public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
 ///       "casing": {"color": "#08306BB2", "extra_width_points": 2},
 ///       "grid": {"paper": "#F2EFE9", "minor": "#8C7F6A1F", "major": "#8C7F6A47", "line_width_points": 1, "min_spacing_points": 24},
 ///       "markers": {"start": "#2DBE4E", "end": "#E5322D", "ring": "#FFFFFF", "radius_points": 5, "radius_per_stroke_width": 0.8},
-///       "scale_bar": {"color": "#333333", "halo": "#F2EFE9CC"} }
+///       "scale_bar": {"color": "#333333", "halo": "#F2EFE9CC"},
+///       "basemap": {"source": "maps/alps.mbtiles", "opacity": 0.8, "attribution": "© OpenStreetMap contributors"} }
 ///
-/// `casing`, `grid`, `markers`, `scale_bar` and `detail` may be `false` to leave them out.
+/// `casing`, `grid`, `markers`, `scale_bar`, `basemap` and `detail` may be `false` to leave them out.
 public enum StyleFile {
     /// The schema version this build reads.
     public static let version = 1

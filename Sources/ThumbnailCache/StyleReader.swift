@@ -1,3 +1,4 @@
+import MapTiles
 import Raster
 import SnapshotRendering
 
@@ -8,7 +9,7 @@ struct Reader {
     func fail(_ path: String, _ message: String) -> StyleError { StyleError(file: file, keyPath: path, message: message) }
 
     mutating func apply(_ root: [String: JSONValue], theme override: Theme?, base: ThumbnailSettings) throws(StyleError) -> ThumbnailSettings {
-        try known(root, "", ["version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar"])
+        try known(root, "", ["version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar", "basemap"])
         guard let version = root["version"] else { throw fail("version", "missing (this build reads version \(StyleFile.version))") }
         guard version.number == Double(StyleFile.version) else {
             throw fail("version", "expected \(StyleFile.version), found \(describe(version))")
@@ -106,6 +107,25 @@ struct Reader {
                 style.drawsScaleBar = true
                 if let v = bar["color"] { style.scaleBarColor = try color(v, "scale_bar.color") }
                 if let v = bar["halo"] { style.scaleBarHaloColor = try color(v, "scale_bar.halo") }
+            }
+        }
+        if let value = root["basemap"] {
+            if value == .bool(false) {
+                settings.options.basemap = nil
+            } else {
+                let map = try object(value, "basemap", ["source", "opacity", "attribution", "max_overzoom"])
+                guard let source = map["source"]?.string, !source.isEmpty else {
+                    throw fail("basemap.source", "expected an .mbtiles file, a tile folder or an http(s) URL template with {z}/{x}/{y}")
+                }
+                var basemap = BasemapSettings(source: source)
+                if let v = map["opacity"] { basemap.opacity = try number(v, "basemap.opacity", range: 0...1) }
+                if let v = map["attribution"] {
+                    guard let text = v.string else { throw fail("basemap.attribution", "expected a string, found \(describe(v))") }
+                    basemap.attribution = text
+                }
+                if let v = map["max_overzoom"] { basemap.maximumOverzoomLevels = Int(try number(v, "basemap.max_overzoom", range: 0...6)) }
+                if let problem = basemap.validationProblem() { throw fail("basemap", problem) }
+                settings.options.basemap = basemap
             }
         }
         settings.options.style = style

@@ -1,5 +1,6 @@
 import ContentHash
 import FileStore
+import MapTiles
 import SnapshotRendering
 
 /// The published thumbnails and their records under `Output/`:
@@ -74,11 +75,13 @@ public struct ThumbnailStore: Sendable {
 
     /// Renders every image of a track (pure: no files). Decodes, cleans and simplifies once;
     /// `scratch` lends buffers kept from the previous track (one per thread).
+    /// `tiles` provides the basemap when the settings have one.
     public func render(
-        trackBytes: [UInt8], fileName: String, key: CacheKey, scratch: RenderScratch? = nil
+        trackBytes: [UInt8], fileName: String, key: CacheKey, scratch: RenderScratch? = nil, tiles: (any TileProvider)? = nil
     ) throws(SnapshotError) -> (pngs: [[UInt8]], record: TrackRecord) {
         let track = try SnapshotRenderer.decode(trackBytes: trackBytes, fileName: fileName, options: settings.options)
-        let snapshots = try SnapshotRenderer.render(track: track, images: settings.images.map(settings.options(for:)), scratch: scratch)
+        let snapshots = try SnapshotRenderer.render(
+            track: track, images: settings.images.map(settings.options(for:)), scratch: scratch, tiles: tiles)
         var pngs: [[UInt8]] = []
         var images: [TrackRecord.Image] = []
         var firstInfo: RenderInfo?

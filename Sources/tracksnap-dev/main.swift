@@ -10,6 +10,8 @@ import TrackSynthesis
 //   tracksnap-dev corpus DIR             write the conformance corpus as DIR/<reader>/<file> (fuzz seeds)
 //   tracksnap-dev decode FILE            map and decode one track file; prints "<fixes> fixes" (bench's memory figure)
 //   tracksnap-dev repeat FILE W S N      render FILE at W points wide (4:3), scale S, N times (for profilers; W 0: the product)
+//   tracksnap-dev tiles OUT --bounds W,S,E,N --zooms A-B [--kind map|position] [--jpeg] [--folder]
+//                                        a generated tile set (MBTiles, or a {z}/{x}/{y} folder) for the README and tests
 //   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]
 //                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -52,6 +54,8 @@ do {
         // The benchmark's mixed archive (300–18,000 fixes, log-uniform), for scripts/slurm-check.sh.
         guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else { throw DevToolError("usage: tracksnap-dev archive DIR COUNT") }
         _ = try QueueBenchmark.archive(arguments[1], count: count, fixes: QueueBenchmark.mixedFixCount)
+    case "tiles":
+        try TileSetCommand.run(Array(arguments.dropFirst()))
     case "decode":
         guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev decode FILE") }
         let file = try MappedFile(arguments[1])

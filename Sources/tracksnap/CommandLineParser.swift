@@ -1,6 +1,8 @@
 import BatchRun
 import JobQueue
 import SnapshotRendering
+import MapTiles
+import TileSources
 
 /// What the user asked for.
 enum Command {
@@ -22,6 +24,8 @@ struct RenderRequest {
     var output = ""
     var options = RenderOptions()
     var printsInfo = false
+    /// Opens `options.basemap`'s tiles (nil without a basemap).
+    var basemapOpener: BasemapOpener?
 }
 
 /// `tracksnap enqueue`.
@@ -76,9 +80,11 @@ enum CommandLineParser {
         var input: String?
         var output: String?
         var style = StyleChoice()
+        var basemap = BasemapChoice()
         var padding: Double?
         while let argument = scanner.next() {
             if try style.parse(argument, &scanner) { continue }
+            if try basemap.parse(argument, &scanner) { continue }
             switch argument {
             case "-h", "--help": return .help(topic: "render")
             case "-o", "--output": output = try scanner.value()
@@ -102,14 +108,22 @@ enum CommandLineParser {
         }
         guard let input else { throw UsageError(message: "render needs an input track file") }
         guard let output else { throw UsageError(message: "render needs -o OUTPUT.png") }
+        var styledBasemap: BasemapSettings?
         if !style.isEmpty {
-            // The style file's look, padding and span; size and scale come from --size/--scale.
+            // The style file's look, padding, span and basemap; size and scale come from --size/--scale.
             let settings = try style.resolve()
             request.options.style = settings.options.style
             request.options.paddingFraction = settings.options.paddingFraction
             request.options.minimumGroundSpanMeters = settings.options.minimumGroundSpanMeters
+            styledBasemap = settings.options.basemap
         }
         if let padding { request.options.paddingFraction = padding }
+        request.options.basemap = try basemap.resolve(over: styledBasemap)
+        if let settings = request.options.basemap {
+            let opener = basemap.opener(fallbackCache: BasemapChoice.userTileCache(), version: TrackSnapVersion.string)
+            try BasemapChoice.check(settings, opener: opener)
+            request.basemapOpener = opener
+        }
         if let problem = request.options.validationProblem() { throw UsageError(message: problem) }
         request.input = input
         request.output = output
@@ -138,8 +152,10 @@ enum CommandLineParser {
         var wantsAuto = false
         request.configuration = baseConfiguration(environment)
         var style = StyleChoice()
+        var basemap = BasemapChoice()
         while let argument = scanner.next() {
             if try style.parse(argument, &scanner) { continue }
+            if try basemap.parse(argument, &scanner) { continue }
             switch argument {
             case "-h", "--help": return .help(topic: "run")
             case "--quiet", "-q": request.quiet = true
@@ -179,6 +195,7 @@ enum CommandLineParser {
             throw UsageError(message: "--shards N goes with --shard auto; use --shard i/N for a fixed shard")
         }
         try style.apply(to: &request.configuration)
+        try basemap.apply(to: &request.configuration, checking: true)
         if let problem = request.configuration.settings.validationProblem() { throw UsageError(message: problem) }
         if let problem = request.configuration.foldersProblem { throw UsageError(message: "run: " + problem) }
         return .run(request)
@@ -220,6 +237,7 @@ enum CommandLineParser {
     private static func parseListing(_ scanner: inout ArgumentScanner) throws -> Command {
         var configuration = RunConfiguration()
         var style = StyleChoice()
+        var basemap = BasemapChoice()
         while let argument = scanner.next() {
             if argument == "-h" || argument == "--help" { return .help(topic: "listing") }
             if argument == "--allow-empty" {
@@ -227,11 +245,13 @@ enum CommandLineParser {
                 continue
             }
             if try style.parse(argument, &scanner) { continue }
+            if try basemap.parse(argument, &scanner) { continue }
             if try parseShared(argument, &scanner, into: &configuration) { continue }
             try scanner.refuseOption(argument)
             throw UsageError(message: "listing takes no positional arguments, found '\(argument)'")
         }
         try style.apply(to: &configuration)
+        try basemap.apply(to: &configuration, checking: false)
         if let problem = configuration.foldersProblem { throw UsageError(message: "listing: " + problem) }
         return .listing(configuration)
     }
@@ -239,8 +259,10 @@ enum CommandLineParser {
     private static func parseWorker(_ scanner: inout ArgumentScanner, environment: [String: String]) throws -> RunConfiguration {
         var configuration = baseConfiguration(environment)
         var style = StyleChoice()
+        var basemap = BasemapChoice()
         while let argument = scanner.next() {
             if try style.parse(argument, &scanner) { continue }
+            if try basemap.parse(argument, &scanner) { continue }
             if try parseShared(argument, &scanner, into: &configuration) { continue }
             switch argument {
             case "--shard":
@@ -251,6 +273,7 @@ enum CommandLineParser {
             }
         }
         try style.apply(to: &configuration)
+        try basemap.apply(to: &configuration, checking: false)
         return configuration
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import FileStore
 import FoundationEssentials
 import SnapshotRendering
+import TileSources
 
 /// `tracksnap render`: one file in, one PNG out.
 enum RenderCommand {
@@ -37,7 +38,10 @@ enum RenderCommand {
                 throw UnreadableInputError(error: error)
             }
             let track = try SnapshotRenderer.decode(trackBytes: bytes, fileName: request.input, options: request.options)
-            snapshot = try SnapshotRenderer.render(track: track, options: request.options)
+            let tiles = try request.basemapOpener.map { opener in
+                try opener.open(request.options.basemap!) { StandardError.write("tracksnap: \($0)\n") }
+            }
+            snapshot = try SnapshotRenderer.render(track: track, options: request.options, tiles: tiles)
         } catch let error as SnapshotError {
             throw InputFileError(path: request.input, error: error)
         }
