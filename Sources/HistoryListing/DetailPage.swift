@@ -52,6 +52,7 @@ enum DetailPage {
             let corners = track.bbox.map { ListingFormat.fixed($0, digits: 5) }
             facts.append(("Bounds", "W \(corners[0]) S \(corners[1]) E \(corners[2]) N \(corners[3])"))
         }
+        if let attribution = track.attribution { facts.append(("Map data", e(attribution))) }
         facts.append(("Id", "<code>\(e(track.id))</code>"))
         return facts
     }

@@ -66,9 +66,12 @@ public struct ListingTrack: Sendable, Equatable, Codable {
     public var page: String
     /// Every published image: thumbnails, then detail snapshots.
     public var images: [TrackRecord.Image]
+    /// The basemap's attribution drawn on the images (its licence asks for it wherever they are
+    /// shown); nil on the grid.
+    public var attribution: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, source, jobs, format, activity, stats, fixes, bbox, page, images
+        case id, name, source, jobs, format, activity, stats, fixes, bbox, page, images, attribution
         case startTime = "start_time"
         case endTime = "end_time"
         case utcOffsetS = "utc_offset_s"
@@ -96,6 +99,7 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         bbox = record.bbox
         page = "tracks/" + record.id + ".html"
         images = record.images
+        attribution = record.basemap?.attribution
     }
 
     /// The month the track is filed under, "2024-05": of its start in local time, or of the file

@@ -21,7 +21,7 @@ enum SiteStyleSheet {
         .card img{display:block;width:100%;height:auto;aspect-ratio:4/3;background:var(--line)}
         .card .body{padding:.55rem .8rem .7rem}
         .card h3{font-size:1rem;margin:0 0 .15rem;overflow-wrap:anywhere}.card h3 a{color:inherit;text-decoration:none}
-        .card p{margin:.1rem 0}.when,.meta{font-size:.85rem;color:var(--muted)}
+        .card p{margin:.1rem 0}.when,.meta,.attribution{font-size:.85rem;color:var(--muted)}.attribution{font-size:.75rem}
         .zone{font-size:.75rem}
         .stats span{display:inline-block;margin-right:.7rem;font-variant-numeric:tabular-nums}
         .format{display:inline-block;font-size:.7rem;font-weight:600;letter-spacing:.04em;border:1px solid var(--line);border-radius:4px;padding:0 .3rem;margin-right:.3rem}

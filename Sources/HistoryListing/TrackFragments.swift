@@ -83,7 +83,11 @@ struct TrackFragments {
         out += "</a><div class=\"body\"><h3><a href=\"\(e(track.page))\">\(e(track.name))</a></h3>"
         out += "<p class=\"when\">" + when(track) + "</p><p class=\"stats\">"
         out += statItems(track).map { "<span>\(e($0))</span>" }.joined()
-        out += "</p><p class=\"meta\"><span class=\"format\">\(e(track.format.uppercased()))</span> \(e(track.source))</p></div></article>"
+        out += "</p><p class=\"meta\"><span class=\"format\">\(e(track.format.uppercased()))</span> \(e(track.source))</p>"
+        // The basemap's licence travels with its image, also where the thumbnail is too small to
+        // carry the whole line.
+        if let attribution = track.attribution { out += "<p class=\"attribution\">Map: \(e(attribution))</p>" }
+        out += "</div></article>"
         return out
     }
 

@@ -56,6 +56,18 @@ public struct BasemapReport: Sendable, Equatable, Codable {
         case tilesFailed = "tiles_failed"
     }
 
+    /// The reports of one track's images as one: tiles summed, the first zoom drawn, the first
+    /// attribution, problems deduplicated (at most 5); nil for none.
+    public static func combined(_ reports: [BasemapReport]) -> BasemapReport? {
+        guard let first = reports.first else { return nil }
+        var problems: [String] = []
+        for problem in reports.flatMap({ $0.problems ?? [] }) where !problems.contains(problem) { problems.append(problem) }
+        return BasemapReport(
+            zoom: reports.compactMap(\.zoom).first ?? first.zoom, tiles: reports.reduce(0) { $0 + $1.tiles },
+            tilesAbsent: reports.reduce(0) { $0 + $1.tilesAbsent }, tilesFailed: reports.reduce(0) { $0 + $1.tilesFailed },
+            attribution: reports.compactMap(\.attribution).first, problems: problems.isEmpty ? nil : Array(problems.prefix(5)))
+    }
+
     /// A report.
     public init(zoom: Int?, tiles: Int = 0, tilesAbsent: Int = 0, tilesFailed: Int = 0, attribution: String? = nil, problems: [String]? = nil) {
         self.zoom = zoom

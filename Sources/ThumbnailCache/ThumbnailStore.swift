@@ -93,7 +93,9 @@ public struct ThumbnailStore: Sendable {
                     viewportEpsg3857: snapshot.info.viewportEpsg3857))
             if firstInfo == nil { firstInfo = snapshot.info }
         }
-        return (pngs, TrackRecord(key: key, info: firstInfo!, images: images))
+        var record = TrackRecord(key: key, info: firstInfo!, images: images)
+        record.basemap = BasemapReport.combined(snapshots.compactMap(\.info.basemap))
+        return (pngs, record)
     }
 
     /// Publishes a render: each image atomically (temporary, fsync, rename, directory fsync), then

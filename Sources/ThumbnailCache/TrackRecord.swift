@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MapTiles
 import SnapshotRendering
 
 /// What the listing knows about one rendered track: written once per cache key, after its
@@ -61,9 +62,12 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var fixesKept: Int
     /// The images, in the settings' order.
     public var images: [Image]
+    /// What the basemap came to over all images (tiles summed, the first image's zoom, the
+    /// attribution); nil on the grid.
+    public var basemap: BasemapReport?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, format, fixes, images, activity, bbox, segments
+        case id, name, format, fixes, images, activity, bbox, segments, basemap
         case startTime = "start_time"
         case endTime = "end_time"
         case movingTimeS = "moving_time_s"
