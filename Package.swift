@@ -80,7 +80,7 @@ let package = Package(
             dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore"],
             exclude: ["disk-full.sh"], swiftSettings: strict),
         .testTarget(
-            name: "TileSourcesTests", dependencies: ["TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster"],
+            name: "TileSourcesTests", dependencies: ["TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster", "ThumbnailCache", "FileStore"],
             swiftSettings: strict),
         .testTarget(
             name: "SnapshotRenderingTests", dependencies: ["SnapshotRendering", "TrackSynthesis"],

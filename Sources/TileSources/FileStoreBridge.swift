@@ -22,6 +22,10 @@ enum FileStoreBridge {
             return .bytes(try FileStore.readFile(path, maximumBytes: limit))
         } catch {
             if error.code == ENOENT || error.code == ENOTDIR { return .missing }
+            if error.code == EFBIG {
+                let size = (try? FileStore.statusFollowingLinks(path))??.sizeBytes ?? 0
+                return .failed("\(path): the tile is \(size) bytes, more than the \(limit >> 20) MiB a tile may have")
+            }
             return .failed("\(error)")
         }
     }
