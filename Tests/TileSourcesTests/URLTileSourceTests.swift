@@ -1,0 +1,145 @@
+import FileStore
+import Foundation
+import MapTiles
+import SnapshotRendering
+import Testing
+import TileSources
+import TrackSynthesis
+
+/// `tile_server.py` on loopback, serving a generated position-field tile folder.
+final class LoopbackTileServer {
+    let process = Process()
+    let input = Pipe()
+    let port: Int
+    let folder: String
+    var log: String { folder + "/requests.log" }
+
+    init() throws {
+        folder = try temporaryFolder("server")
+        try TileSetMaker.writeFolder(folder + "/tiles", kind: .position, boundsLonLat: regionBounds, zooms: 10...12)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("tile_server.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, folder + "/tiles", folder + "/requests.log"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw TileProblem("tile server said '\(line)'") }
+        self.port = port
+    }
+
+    func template(_ kind: String) -> String { "http://127.0.0.1:\(port)/\(kind)/{z}/{x}/{y}.png" }
+
+    /// The logged requests: path, User-Agent, If-None-Match.
+    func requests() -> [[String: String]] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// URL templates: a polite client (User-Agent, max-age, conditional requests, a cap on requests
+/// in flight), an on-disk cache shared across workers and runs, `--offline`, and failures that
+/// leave the grid and are recorded.
+struct URLTileSourceTests {
+    func render(_ tiles: BasemapTiles, template: String) throws -> RenderedSnapshot {
+        try SnapshotRenderer.render(track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1, source: template), tiles: tiles)
+    }
+
+    @Test func tilesAreFetchedPolitelyCachedOnDiskAndRevalidated() throws {
+        let server = try LoopbackTileServer()
+        defer { server.stop() }
+        let cache = try temporaryFolder("cache")
+        var opener = BasemapOpener(tileCacheDirectory: cache)
+        opener.version = "9.9.9"
+        let template = server.template("tiles")
+
+        let first = try opener.open(BasemapSettings(source: template))
+        let snapshot = try render(first, template: template)
+        let source = first.source as! URLTileSource
+        let fetched = source.requests
+        #expect(fetched > 0 && snapshot.info.basemap?.tiles == fetched && snapshot.info.basemap?.tilesFailed == 0)
+        let error = try measureAlignment(snapshot)
+        #expect(error.worstPixels <= 0.5 && error.wrongTiles == 0, "\(error)")
+        #expect(server.requests().allSatisfy { $0["ua"]?.hasPrefix("TrackSnap/9.9.9 ") == true }, "\(server.requests().first ?? [:])")
+
+        // Another worker (or tomorrow's run within max-age): the disk cache answers, no request.
+        let second = try opener.open(BasemapSettings(source: template))
+        _ = try render(second, template: template)
+        let secondSource = second.source as! URLTileSource
+        #expect(secondSource.requests == 0 && secondSource.diskHits == fetched)
+
+        // Two hours later (max-age 3600): conditional requests, answered 304, bodies reused.
+        let third = try opener.open(BasemapSettings(source: template))
+        let thirdSource = third.source as! URLTileSource
+        thirdSource.now = { Date().timeIntervalSince1970 + 7200 }
+        let revalidated = try render(third, template: template)
+        #expect(thirdSource.requests == fetched && thirdSource.notModified == fetched)
+        #expect(revalidated.png == snapshot.png)
+        let conditional = server.requests().suffix(fetched)
+        #expect(conditional.allSatisfy { $0["inm"]?.hasPrefix("\"") == true }, "\(Array(conditional))")
+    }
+
+    @Test func offlineUsesTheCacheOnlyAndSaysWhatIsMissing() throws {
+        let server = try LoopbackTileServer()
+        defer { server.stop() }
+        let cache = try temporaryFolder("offline")
+        var opener = BasemapOpener(tileCacheDirectory: cache)
+        opener.offline = true
+        let template = server.template("tiles")
+        let tiles = try opener.open(BasemapSettings(source: template))
+        let snapshot = try render(tiles, template: template)
+        #expect(server.requests().isEmpty)
+        let report = try #require(snapshot.info.basemap)
+        #expect(report.tiles == 0 && report.tilesFailed > 0)
+        #expect(report.problems?.first?.contains("--offline") == true, "\(report)")
+        // Filled by an online run, the same offline opener draws every tile.
+        opener.offline = false
+        _ = try render(try opener.open(BasemapSettings(source: template)), template: template)
+        opener.offline = true
+        let again = try render(try opener.open(BasemapSettings(source: template)), template: template)
+        #expect(again.info.basemap?.tilesFailed == 0 && again.info.basemap!.tiles > 0)
+    }
+
+    @Test func aFailingServerLeavesTheGridAndIsRecorded() throws {
+        let server = try LoopbackTileServer()
+        defer { server.stop() }
+        var logged: [String] = []
+        let template = server.template("fail")
+        let tiles = try BasemapOpener(tileCacheDirectory: try temporaryFolder("fail")).open(BasemapSettings(source: template)) { logged.append($0) }
+        let snapshot = try render(tiles, template: template)
+        let report = try #require(snapshot.info.basemap)
+        #expect(report.tiles == 0 && report.tilesFailed > 0 && report.problems?.first?.contains("HTTP 500") == true, "\(report)")
+        #expect(logged.count == 1, "\(logged)")
+        // Nothing listens here: a connection error, not a hang.
+        let closed = "http://127.0.0.1:9/{z}/{x}/{y}.png"
+        let refused = try BasemapOpener(tileCacheDirectory: try temporaryFolder("refused")).open(BasemapSettings(source: closed))
+        let started = Date()
+        let none = try render(refused, template: closed)
+        #expect(none.info.basemap?.tilesFailed ?? 0 > 0 && Date().timeIntervalSince(started) < 20)
+    }
+
+    /// Six workers of a run (one cache folder) ask a slow server for tiles at once: never more
+    /// than two requests in flight.
+    @Test func requestsInFlightAreCappedAcrossWorkers() throws {
+        let server = try LoopbackTileServer()
+        defer { server.stop() }
+        let cache = try temporaryFolder("slots")
+        let template = server.template("slow")
+        let coordinates = TileSetMaker.coordinates(boundsLonLat: regionBounds, zoom: 12)
+        #expect(coordinates.count >= 18)
+        DispatchQueue.concurrentPerform(iterations: 6) { worker in
+            guard let source = try? URLTileSource(template: template, cacheDirectory: cache, offline: false, version: "t") else { return }
+            for index in 0..<3 { _ = try? source.tileBytes(coordinates[worker * 3 + index], limit: 1 << 20) }
+        }
+        let requests = server.requests().filter { $0["path"]!.hasPrefix("/slow/") }
+        let most = requests.compactMap { Int($0["in_flight"] ?? "") }.max() ?? 0
+        #expect(requests.count == 18)
+        #expect(most >= 1 && most <= 2, "\(most) requests in flight at once")
+    }
+}
