@@ -36,6 +36,8 @@ struct TrackFragments {
         }
         // Keys in sorted order, as JSONEncoder's .sortedKeys wrote version 1.
         string("activity", track.activity)
+        // Only with a basemap, so grid-only listings keep their bytes (and their part digests).
+        if let attribution = track.attribution { string("attribution", attribution) }
         numbers("bbox", track.bbox)
         number("end_time", track.endTime)
         string("format", track.format)

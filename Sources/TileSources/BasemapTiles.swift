@@ -6,9 +6,14 @@ import MapTiles
 public final class BasemapTiles: TileProvider {
     /// The raw source.
     public let source: any RawTileSource
-    /// The source's description with the tile size learnt from a decoded tile and the
-    /// attribution the settings choose.
-    public let sourceDescription: TileSourceDescription
+    /// The source's description with the tile size learnt from a decoded tile (on first use, so
+    /// a worker that renders nothing reads no tile) and the attribution the settings choose.
+    public lazy var sourceDescription: TileSourceDescription = {
+        var description = declared
+        description.tilePixels = Self.tilePixels(of: source, limits: limits) ?? 256
+        return description
+    }()
+    private let declared: TileSourceDescription
     /// The decoded-tile cache.
     public let cache: DecodedTileCache
     /// Size limits per tile.
@@ -29,8 +34,7 @@ public final class BasemapTiles: TileProvider {
         self.limits = limits
         var description = source.sourceDescription
         if let attribution { description.attribution = attribution.isEmpty ? nil : TextForImage.plain(attribution) }
-        description.tilePixels = Self.tilePixels(of: source, limits: limits) ?? 256
-        sourceDescription = description
+        declared = description
     }
 
     /// The tile, from the cache or the source.
