@@ -12,7 +12,7 @@ import TrackSynthesis
 //   tracksnap-dev repeat FILE W S N      render FILE at W points wide (4:3), scale S, N times (for profilers; W 0: the product)
 //   tracksnap-dev tiles OUT --bounds W,S,E,N --zooms A-B [--kind map|position] [--jpeg] [--folder]
 //                                        a generated tile set (MBTiles, or a {z}/{x}/{y} folder) for the README and tests
-//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]
+//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]
 //                                        the render and batch benchmarks (make bench)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -84,7 +84,7 @@ do {
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | hostile DIR [--full|--seeds] | archive DIR COUNT | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|readers|queue|listing]")
+        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | hostile DIR [--full|--seeds] | archive DIR COUNT | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))

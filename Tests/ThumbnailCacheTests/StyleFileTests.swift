@@ -26,6 +26,29 @@ import ThumbnailCache
         #expect(colored.fingerprint != defaults.fingerprint)
     }
 
+    /// `basemap` is read, checked, and every part of it (source, opacity, attribution, the
+    /// source's content stamp) is in the cache key.
+    @Test func theBasemapIsReadAndKeyed() throws {
+        let defaults = try settings(#"{"version": 1}"#)
+        let map = try settings(#"{"version": 1, "basemap": {"source": "alps.mbtiles", "opacity": 0.7, "attribution": "© OSM", "max_overzoom": 1}}"#)
+        let basemap = try #require(map.options.basemap)
+        #expect(basemap.source == "alps.mbtiles" && basemap.opacity == 0.7 && basemap.attribution == "© OSM" && basemap.maximumOverzoomLevels == 1)
+        #expect(map.fingerprint != defaults.fingerprint)
+        var other = map
+        other.options.basemap?.source = "alps2.mbtiles"
+        #expect(other.fingerprint != map.fingerprint)
+        other = map
+        other.options.basemap?.contentStamp = "size 10 mtime 20"
+        #expect(other.fingerprint != map.fingerprint)
+        other = map
+        other.options.basemap?.opacity = 0.8
+        #expect(other.fingerprint != map.fingerprint)
+        #expect(try settings(#"{"version": 1, "basemap": false}"#).options.basemap == nil)
+        #expect(error(#"{"version": 1, "basemap": {"source": "a.mbtiles", "opacity": 2}}"#).hasPrefix("style.json: basemap.opacity:"))
+        #expect(error(#"{"version": 1, "basemap": {"opacity": 1}}"#).hasPrefix("style.json: basemap.source:"))
+        #expect(error(#"{"version": 1, "basemap": {"source": "a", "zoom": 3}}"#).contains("unknown key"))
+    }
+
     @Test func everySectionIsRead() throws {
         let style = try settings(
             #"""
@@ -49,7 +72,7 @@ import ThumbnailCache
         #expect(error(#"{"theme": "dark"}"#) == "style.json: version: missing (this build reads version 1)")
         #expect(error(#"{"version": 2}"#) == "style.json: version: expected 1, found 2")
         #expect(error(#"{"version": true}"#) == "style.json: version: expected 1, found true")
-        #expect(error(#"{"version": 1, "rout": {}}"#).hasPrefix("style.json: rout: unknown key (expected one of casing, detail"))
+        #expect(error(#"{"version": 1, "rout": {}}"#).hasPrefix("style.json: rout: unknown key (expected one of basemap, casing, detail"))
         #expect(error(##"{"version": 1, "route": {"color": "blue"}}"##) == ##"style.json: route.color: expected a colour "#RRGGBB" or "#RRGGBBAA", found "blue""##)
         #expect(error(##"{"version": 1, "route": {"band_colors": ["#000000"]}}"##) == "style.json: route.band_colors: expected a list of 8 to 10 colours, found a list")
         #expect(error(#"{"version": 1, "thumbnail": {"width": 8, "height": 300}}"#) == "style.json: thumbnail.width: expected a number from 16.0 to 8192.0, found 8.0")
