@@ -42,7 +42,8 @@ struct TapTable {
 }
 
 /// Source rows filtered horizontally to the image's width, kept in a small ring while image
-/// rows still need them (rows are visited top to bottom, so each is filtered once).
+/// rows still need them (rows are visited top to bottom, so each is filtered once). One flat
+/// buffer for the ring, allocated once per image.
 struct RowFilter {
     private let width: Int
     private let tapCount: Int
@@ -50,7 +51,10 @@ struct RowFilter {
     private let assembledIndex: [Int32]
     private let weights: [Float]
     private var assembled: [UInt8]
-    private var ring: [(source: Int, row: [Float]?)]
+    /// `slots · width · 4` premultiplied RGBA floats, 0...255.
+    private(set) var rows: [Float]
+    private var slotSource: [Int]
+    private var slotPresent: [Bool]
     private var next = 0
 
     /// `firstColumn` is the source x of the assembled row's first pixel.
@@ -60,44 +64,46 @@ struct RowFilter {
         assembledIndex = columns.sources.map { Int32($0 - firstColumn) }
         weights = columns.weights
         assembled = [UInt8](repeating: 0, count: assembledPixels * 4)
-        ring = Array(repeating: (Int.min, nil), count: rowTapsMost + 1)
+        let slots = rowTapsMost + 1
+        rows = [Float](repeating: 0, count: slots * width * 4)
+        slotSource = Array(repeating: Int.min, count: slots)
+        slotPresent = Array(repeating: false, count: slots)
     }
 
-    /// Source row `source` filtered to the image's width (premultiplied RGBA floats, 0...255), or
-    /// nil when it has no tile at all. `fill` assembles the row's tiles and says whether any exists.
-    mutating func filteredRow(_ source: Int, fill: (inout [UInt8]) -> Bool) -> [Float]? {
-        if let kept = ring.first(where: { $0.source == source }) { return kept.row }
-        var row: [Float]?
-        if fill(&assembled) {
-            var out = [Float](repeating: 0, count: width * 4)
-            let taps = tapCount
-            assembled.withUnsafeBufferPointer { pixels in
-                assembledIndex.withUnsafeBufferPointer { indices in
-                    weights.withUnsafeBufferPointer { weights in
-                        out.withUnsafeMutableBufferPointer { out in
-                            for column in 0..<width {
-                                var red: Float = 0, green: Float = 0, blue: Float = 0, alpha: Float = 0
-                                for tap in 0..<taps {
-                                    let weight = weights[column * taps + tap]
-                                    let pixel = Int(indices[column * taps + tap]) * 4
-                                    red += weight * Float(pixels[pixel])
-                                    green += weight * Float(pixels[pixel + 1])
-                                    blue += weight * Float(pixels[pixel + 2])
-                                    alpha += weight * Float(pixels[pixel + 3])
-                                }
-                                out[column * 4] = red
-                                out[column * 4 + 1] = green
-                                out[column * 4 + 2] = blue
-                                out[column * 4 + 3] = alpha
+    /// The ring slot holding source row `source` filtered to the image's width, or nil when the
+    /// row has no tile at all. `fill` assembles the row's tiles and says whether any exists.
+    mutating func filteredRow(_ source: Int, fill: (inout [UInt8]) -> Bool) -> Int? {
+        if let slot = slotSource.firstIndex(of: source) { return slotPresent[slot] ? slot : nil }
+        let slot = next
+        next = (next + 1) % slotSource.count
+        slotSource[slot] = source
+        slotPresent[slot] = fill(&assembled)
+        guard slotPresent[slot] else { return nil }
+        let taps = tapCount, width = width
+        assembled.withUnsafeBufferPointer { pixels in
+            assembledIndex.withUnsafeBufferPointer { indices in
+                weights.withUnsafeBufferPointer { weights in
+                    rows.withUnsafeMutableBufferPointer { rows in
+                        let out = rows.baseAddress! + slot * width * 4
+                        for column in 0..<width {
+                            var red: Float = 0, green: Float = 0, blue: Float = 0, alpha: Float = 0
+                            for tap in 0..<taps {
+                                let weight = weights[column * taps + tap]
+                                let pixel = pixels.baseAddress! + Int(indices[column * taps + tap]) * 4
+                                red += weight * Float(pixel[0])
+                                green += weight * Float(pixel[1])
+                                blue += weight * Float(pixel[2])
+                                alpha += weight * Float(pixel[3])
                             }
+                            out[column * 4] = red
+                            out[column * 4 + 1] = green
+                            out[column * 4 + 2] = blue
+                            out[column * 4 + 3] = alpha
                         }
                     }
                 }
             }
-            row = out
         }
-        ring[next] = (source, row)
-        next = (next + 1) % ring.count
-        return row
+        return slot
     }
 }

@@ -79,28 +79,22 @@ public enum TileResampler {
 
         var filter = RowFilter(width: width, columns: columns, rowTapsMost: rows.mostTaps, assembledPixels: slots * tile, firstColumn: firstColumn * tile)
         let opacity = Float(settings.opacity)
+        var taps: [(slot: Int, weight: Float)] = []
         canvas.pixels.withUnsafeMutableBufferPointer { pixels in
-            var sum = [Float](repeating: 0, count: width * 4)
             for imageRow in 0..<height {
-                for index in sum.indices { sum[index] = 0 }
-                var any = false
+                taps.removeAll(keepingCapacity: true)
                 for tap in rows.taps(of: imageRow) where tap.source >= 0 && tap.source < world {
                     let tileRow = tap.source / tile
                     guard tileRow >= firstRow, tileRow <= lastRow else { continue }
-                    let filtered = filter.filteredRow(tap.source) { assembled in
+                    let slot = filter.filteredRow(tap.source) { assembled in
                         assemble(&assembled, tiles: grid[tileRow - firstRow], row: tap.source - tileRow * tile, tilePixels: tile)
                     }
-                    guard let filtered else { continue }
-                    any = true
-                    let weight = tap.weight
-                    filtered.withUnsafeBufferPointer { source in
-                        sum.withUnsafeMutableBufferPointer { target in
-                            for index in 0..<(width * 4) { target[index] += weight * source[index] }
-                        }
-                    }
+                    if let slot { taps.append((slot, tap.weight)) }
                 }
-                guard any else { continue }
-                blend(sum, into: pixels, row: imageRow, width: width, opacity: opacity)
+                guard !taps.isEmpty else { continue }
+                filter.rows.withUnsafeBufferPointer { filtered in
+                    blend(taps, filtered: filtered.baseAddress!, into: pixels.baseAddress! + imageRow * width * 4, width: width, opacity: opacity)
+                }
             }
         }
         return report
@@ -127,20 +121,30 @@ public enum TileResampler {
         return any
     }
 
-    /// `out = canvas · (1 − α·opacity) + premultiplied colour · opacity`, rounded; alpha stays opaque.
-    private static func blend(_ sum: [Float], into pixels: UnsafeMutableBufferPointer<UInt8>, row: Int, width: Int, opacity: Float) {
-        sum.withUnsafeBufferPointer { colour in
-            let base = row * width * 4
-            for column in 0..<width {
-                let index = column * 4
-                let alpha = colour[index + 3] * (opacity / 255)
-                guard alpha > 0.0005 else { continue }
-                let keep = 1 - alpha
-                for channel in 0..<3 {
-                    let value = Float(pixels[base + index + channel]) * keep + colour[index + channel] * opacity
-                    pixels[base + index + channel] = UInt8(min(255, max(0, value + 0.5)))
-                }
+    /// Sums the filtered rows' taps (the vertical pass) and blends the result:
+    /// `out = canvas · (1 − α·opacity) + premultiplied colour · opacity`, rounded; the canvas
+    /// stays opaque.
+    private static func blend(
+        _ taps: [(slot: Int, weight: Float)], filtered: UnsafePointer<Float>, into row: UnsafeMutablePointer<UInt8>, width: Int,
+        opacity: Float
+    ) {
+        let stride = width * 4
+        for column in 0..<width {
+            let index = column * 4
+            var red: Float = 0, green: Float = 0, blue: Float = 0, alpha: Float = 0
+            for tap in taps {
+                let source = filtered + tap.slot * stride + index
+                red += tap.weight * source[0]
+                green += tap.weight * source[1]
+                blue += tap.weight * source[2]
+                alpha += tap.weight * source[3]
             }
+            let cover = alpha * (opacity / 255)
+            guard cover > 0.0005 else { continue }
+            let keep = 1 - cover
+            row[index] = UInt8(min(255, Float(row[index]) * keep + red * opacity + 0.5))
+            row[index + 1] = UInt8(min(255, Float(row[index + 1]) * keep + green * opacity + 0.5))
+            row[index + 2] = UInt8(min(255, Float(row[index + 2]) * keep + blue * opacity + 0.5))
         }
     }
 }

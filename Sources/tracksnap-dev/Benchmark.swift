@@ -29,7 +29,7 @@ enum Benchmark {
         if section == "readers" { return try ReaderBenchmark.run(work: work, runs: 5) }
         if section == "listing" { return try ListingBenchmark.run(work: work) }
         if section == "product" { return try ProductBenchmark.run(work: work, runs: runs) }
-        if section == "basemap" { return try BasemapBenchmark.run(work: work) }
+        if section == "basemap" { return try BasemapBenchmark.run(work: work, trackCount: min(200, runs)) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
         let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
