@@ -30,9 +30,9 @@ public enum SyntheticTiles {
     }
 
     /// A plausible map: land tinted by a smooth noise field, lakes and sea where it is low,
-    /// woods where it is high, and a road network on world-anchored lines (motorways every
-    /// ~39 km, main roads every ~4.9 km from zoom 9, streets every ~600 m from zoom 13), so
-    /// neighbouring tiles and zoom levels agree. Opaque.
+    /// woods where it is high, and a road network on world-anchored lines (highways every
+    /// ~310 km from zoom 5, main roads every ~39 km from zoom 9, roads every ~4.9 km from zoom
+    /// 11, streets every ~610 m from zoom 14), so neighbouring tiles and zoom levels agree. Opaque.
     public static func map(z: Int, x: Int, y: Int, size: Int = 256) -> [UInt8] {
         var pixels = [UInt8](repeating: 255, count: size * size * 4)
         let world = Double(size) * Double(1 << z)
@@ -52,7 +52,8 @@ public enum SyntheticTiles {
                 if height >= 0.36 {
                     let pixelInWorld = 1 / world
                     for (spacing, halfWidthPixels, fill, minimumZoom) in [
-                        (1.0 / 8192, 0.9, (255.0, 255.0, 255.0), 13), (1.0 / 1024, 1.4, (255.0, 250.0, 220.0), 9),
+                        (1.0 / 65536, 0.8, (255.0, 255.0, 255.0), 14), (1.0 / 8192, 1.1, (255.0, 255.0, 255.0), 11),
+                        (1.0 / 1024, 1.4, (255.0, 250.0, 220.0), 9),
                         (1.0 / 128, 2.2, (248.0, 178.0, 156.0), 5),
                     ] where z >= minimumZoom {
                         // Roads wander a little (a sine on the other axis) so they do not look ruled.

@@ -22,12 +22,15 @@ enum HelpText {
           tracksnap enqueue PATH... [--jobs DIR] [--quiet]
           tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
                         [--style FILE] [--theme light|dark] [--color-by none|speed|elevation]
-                        [--memory-limit MB] [--quiet] [--json]
+                        [--memory-limit MB] [--basemap SOURCE [--basemap-opacity X] [--attribution TEXT]
+                        [--tile-cache DIR] [--offline]] [--quiet] [--json]
           tracksnap status [--jobs DIR] [--json]
           tracksnap retry JOB... | --all [--jobs DIR]
-          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--allow-empty]
+          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--basemap SOURCE]
+                        [--allow-empty]
           tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--style FILE]
-                        [--theme light|dark] [--color-by none|speed|elevation] [--memory-limit MB] [--info]
+                        [--theme light|dark] [--color-by none|speed|elevation] [--memory-limit MB]
+                        [--basemap SOURCE ...] [--info]
           tracksnap --help [COMMAND] | --version
 
         COMMANDS
@@ -77,11 +80,28 @@ enum HelpText {
           --memory-limit MB   the memory ceiling in MiB (default 512; 64...1048576): a track
                               whose input, decompressed text and fixes (~100 bytes each) would
                               need more is refused (exit 65, "per-job memory limit")
+          --basemap SOURCE    draw a map under the route instead of the bare grid: an .mbtiles
+                              file (raster PNG/JPEG tiles), a folder of {z}/{x}/{y}.png|jpg tiles,
+                              or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS).
+                              'none' draws the grid whatever the style says. Default: none.
+                              Where the source has no tile (outside its zoom range or bounds,
+                              or a tile that cannot be read) the grid shows; the reason is in
+                              the render info. Part of the cache key, with the MBTiles file's
+                              size and modification time
+          --basemap-opacity X the map's opacity over the grid, 0...1 (default 1)
+          --attribution TEXT  the credit drawn in the bottom-right corner (default: the MBTiles
+                              metadata's 'attribution'; "" for none, only where the licence
+                              allows it). Also written to index.json and the pages
+          --tile-cache DIR    where URL tiles are kept on disk (default:
+                              $XDG_CACHE_HOME/tracksnap/tiles, else ~/.cache/tracksnap/tiles)
+          --offline           use only tiles already in the tile cache; never fetch
           --info              print one JSON object describing the render on stdout:
                               format, fixes, fixes_kept, segments, vertices_drawn, distance_m,
                               duration_s, width, height, stroke_width_px, viewport_epsg3857
                               ([minX, minY, maxX, maxY], metres: the exact map rect shown), and
-                              name, dropped, elevation_gain_m, start_time, scale
+                              name, dropped, elevation_gain_m, start_time, scale, and with a
+                              basemap: basemap {zoom, tiles, tiles_absent, tiles_failed,
+                              attribution, problems}
           -h, --help          show this help
         """
 
@@ -166,6 +186,21 @@ enum HelpText {
           --theme light|dark  the map theme (wins over the style file's "theme")
           --color-by none|speed|elevation
                               colour the route in 9 quantized bands of speed or elevation
+          --basemap SOURCE    draw a map under the route instead of the bare grid: an .mbtiles
+                              file (raster PNG/JPEG tiles), a folder of {z}/{x}/{y}.png|jpg tiles,
+                              or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS).
+                              'none' draws the grid whatever the style says. Default: none.
+                              Where the source has no tile (outside its zoom range or bounds,
+                              or a tile that cannot be read) the grid shows; the reason is in
+                              the render info. Part of the cache key, with the MBTiles file's
+                              size and modification time
+          --basemap-opacity X the map's opacity over the grid, 0...1 (default 1)
+          --attribution TEXT  the credit drawn in the bottom-right corner (default: the MBTiles
+                              metadata's 'attribution'; "" for none, only where the licence
+                              allows it). Also written to index.json and the pages
+          --tile-cache DIR    where URL tiles are kept on disk (default: DIR/tile-cache in the queue folder;
+                              shared by every worker, at most 2 requests in flight))
+          --offline           use only tiles already in the tile cache; never fetch
 
         On a terminal a progress bar shows done/total, tracks/s, ETA and failures; otherwise one
         line per failure and a summary. Exit status 0 when every job is done or quarantined, 75
@@ -185,11 +220,11 @@ enum HelpText {
     static let listing = """
         USAGE
           tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--theme T]
-                            [--allow-empty]
+                            [--basemap SOURCE [--basemap-opacity X] [--attribution TEXT]] [--allow-empty]
 
         Rebuilds the site (index.html, page-N.html, tracks/<id>.html, site.css, index.json) from
         every finished job and removes images no track references any more. Give it the same
-        style options as the runs, since the style is part of every image's cache key. Sharded
+        style and --basemap options as the runs, since both are part of every image's cache key. Sharded
         runs refresh the listing but never prune; run this once after all shards have finished.
 
         DIR must be a job queue (a new/ folder inside). When it has no finished job but the site
