@@ -30,8 +30,8 @@ let package = Package(
         // Basemaps: the pure half (tile plan, resampling) below the compositing, and the sources
         // (MBTiles through SQLite, tile folders, URL templates through libcurl) with their decoders.
         .target(name: "MapTiles", dependencies: ["MapGeometry", "Raster"], swiftSettings: strict),
-        .systemLibrary(name: "SystemSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .systemLibrary(name: "SystemSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary(":libjpeg.a")]),
         .target(name: "CLibCurl"),
         .target(
             name: "TileSources", dependencies: ["MapTiles", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"],
