@@ -207,3 +207,78 @@ int tsnap_png_decode_rgba(const uint8_t *png, size_t count, uint32_t *width, uin
 void tsnap_png_free_pixels(uint8_t *rgba) { free(rgba); }
 
 const char *tsnap_png_libpng_version(void) { return PNG_LIBPNG_VER_STRING; }
+
+// ---- Tile decoding (basemaps): straight into the caller's buffer, premultiplied ----
+
+typedef struct {
+    jmp_buf jump;
+    char *message;
+    size_t message_capacity;
+    const uint8_t *bytes;
+    size_t count;
+    size_t offset;
+} tsnap_reader;
+
+static void on_read_error(png_structp png, png_const_charp text) {
+    tsnap_reader *reader = (tsnap_reader *)png_get_error_ptr(png);
+    copy_message(reader->message, reader->message_capacity, text);
+    longjmp(reader->jump, 1);
+}
+
+static void on_read(png_structp png, png_bytep data, png_size_t length) {
+    tsnap_reader *reader = (tsnap_reader *)png_get_io_ptr(png);
+    if (reader->count - reader->offset < length) png_error(png, "truncated PNG: read beyond end of data");
+    memcpy(data, reader->bytes + reader->offset, length);
+    reader->offset += length;
+}
+
+int tsnap_png_decode_tile(const uint8_t *png_bytes, size_t count, uint32_t width, uint32_t height, uint8_t *rgba,
+                          char *message, size_t message_capacity) {
+    tsnap_reader reader = {.message = message, .message_capacity = message_capacity, .bytes = png_bytes, .count = count};
+    if (message && message_capacity) message[0] = '\0';
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, on_read_error, on_warning);
+    if (!png) {
+        copy_message(message, message_capacity, "png_create_read_struct failed");
+        return 1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info || setjmp(reader.jump)) {
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        if (message && message_capacity && !message[0]) copy_message(message, message_capacity, "png_create_info_struct failed");
+        return 1;
+    }
+    png_set_read_fn(png, &reader, on_read);
+    png_read_info(png, info);
+    png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if (w != width || h != height) png_error(png, "the image size changed between header checks");
+    int type = png_get_color_type(png, info);
+    int has_alpha = (type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
+    // Everything to 8-bit RGBA: palettes and low bit depths expanded, 16-bit stripped, grey to
+    // RGB, opaque images given an alpha of 255. No gamma conversion: tiles are sRGB, as is the output.
+    png_set_expand(png);
+    png_set_strip_16(png);
+    if (!(type & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(png);
+    if (!has_alpha) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected row layout after expansion");
+    for (int pass = 0; pass < passes; pass++) {
+        for (png_uint_32 row = 0; row < height; row++) png_read_row(png, rgba + (size_t)row * width * 4, NULL);
+    }
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    if (has_alpha) {
+        // Premultiplied, as the resampler averages: a transparent pixel's colour never bleeds.
+        size_t pixels = (size_t)width * height;
+        for (size_t i = 0; i < pixels; i++) {
+            uint8_t *p = rgba + i * 4;
+            unsigned a = p[3];
+            if (a != 255) {
+                p[0] = (uint8_t)((p[0] * a + 127) / 255);
+                p[1] = (uint8_t)((p[1] * a + 127) / 255);
+                p[2] = (uint8_t)((p[2] * a + 127) / 255);
+            }
+        }
+    }
+    return 0;
+}
