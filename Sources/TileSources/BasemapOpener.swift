@@ -42,8 +42,7 @@ public struct BasemapOpener: Sendable {
 
     /// The provider a renderer uses: the source, decoded and cached; problems go to `report`.
     public func open(_ settings: BasemapSettings, report: @escaping (String) -> Void = { _ in }) throws(TileProblem) -> BasemapTiles {
-        let tiles = BasemapTiles(
-            source: try openSource(settings), attribution: settings.attribution, cache: DecodedTileCache(capacityBytes: memoryCacheBytes))
+        let tiles = BasemapTiles(source: try openSource(settings), cache: DecodedTileCache(capacityBytes: memoryCacheBytes))
         tiles.onFirstProblem = { report("basemap '\(settings.source)': \($0)") }
         return tiles
     }

@@ -7,7 +7,8 @@ public final class BasemapTiles: TileProvider {
     /// The raw source.
     public let source: any RawTileSource
     /// The source's description with the tile size learnt from a decoded tile (on first use, so
-    /// a worker that renders nothing reads no tile) and the attribution the settings choose.
+    /// a worker that renders nothing reads no tile). The attribution is the source's own; the
+    /// renderer puts the settings' over it (`BasemapSettings.attribution(over:)`).
     public lazy var sourceDescription: TileSourceDescription = {
         var description = declared
         description.tilePixels = Self.tilePixels(of: source, limits: limits) ?? 256
@@ -26,15 +27,12 @@ public final class BasemapTiles: TileProvider {
     public private(set) var tilesRead = 0
     private var kindsReported: Set<String> = []
 
-    /// Wraps `source`. `attribution` (from the style or the command line) replaces the source's
-    /// own when given; "" removes it.
-    public init(source: any RawTileSource, attribution: String?, cache: DecodedTileCache = DecodedTileCache(), limits: TileLimits = TileLimits()) {
+    /// Wraps `source`.
+    public init(source: any RawTileSource, cache: DecodedTileCache = DecodedTileCache(), limits: TileLimits = TileLimits()) {
         self.source = source
         self.cache = cache
         self.limits = limits
-        var description = source.sourceDescription
-        if let attribution { description.attribution = attribution.isEmpty ? nil : TextForImage.plain(attribution) }
-        declared = description
+        declared = source.sourceDescription
     }
 
     /// The tile, from the cache or the source.

@@ -58,6 +58,18 @@ enum HelpText {
               read-only, or the run was stopped by a signal with jobs left
         """
 
+    /// `--basemap`, the same for `render` and `run`.
+    private static let basemapSource = """
+          --basemap SOURCE    draw a map under the route instead of the bare grid: an .mbtiles
+                              file (raster PNG/JPEG tiles), a folder of {z}/{x}/{y}.png|jpg tiles,
+                              or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS).
+                              'none' draws the grid whatever the style says. Default: none.
+                              Where the source has no tile (outside its zoom range or bounds,
+                              or a tile that cannot be read) the grid shows; the reason is in
+                              the render info. Part of the cache key, with the MBTiles file's
+                              size and modification time
+        """
+
     static let render = """
         USAGE
           tracksnap render INPUT -o OUTPUT.png [options]
@@ -80,14 +92,7 @@ enum HelpText {
           --memory-limit MB   the memory ceiling in MiB (default 512; 64...1048576): a track
                               whose input, decompressed text and fixes (~100 bytes each) would
                               need more is refused (exit 65, "per-job memory limit")
-          --basemap SOURCE    draw a map under the route instead of the bare grid: an .mbtiles
-                              file (raster PNG/JPEG tiles), a folder of {z}/{x}/{y}.png|jpg tiles,
-                              or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS).
-                              'none' draws the grid whatever the style says. Default: none.
-                              Where the source has no tile (outside its zoom range or bounds,
-                              or a tile that cannot be read) the grid shows; the reason is in
-                              the render info. Part of the cache key, with the MBTiles file's
-                              size and modification time
+        \(basemapSource)
           --basemap-opacity X the map's opacity over the grid, 0...1 (default 1)
           --attribution TEXT  the credit drawn in the bottom-right corner (default: the MBTiles
                               metadata's 'attribution'; "" for none, only where the licence
@@ -186,14 +191,7 @@ enum HelpText {
           --theme light|dark  the map theme (wins over the style file's "theme")
           --color-by none|speed|elevation
                               colour the route in 9 quantized bands of speed or elevation
-          --basemap SOURCE    draw a map under the route instead of the bare grid: an .mbtiles
-                              file (raster PNG/JPEG tiles), a folder of {z}/{x}/{y}.png|jpg tiles,
-                              or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS).
-                              'none' draws the grid whatever the style says. Default: none.
-                              Where the source has no tile (outside its zoom range or bounds,
-                              or a tile that cannot be read) the grid shows; the reason is in
-                              the render info. Part of the cache key, with the MBTiles file's
-                              size and modification time
+        \(basemapSource)
           --basemap-opacity X the map's opacity over the grid, 0...1 (default 1)
           --attribution TEXT  the credit drawn in the bottom-right corner (default: the MBTiles
                               metadata's 'attribution'; "" for none, only where the licence
