@@ -41,7 +41,7 @@ public struct TilePlan: Sendable, Equatable {
     ) -> Result<TilePlan, RefusalError> {
         let worldMeters = 2 * WebMercator.halfWorldMeters
         let tile = Double(description.tilePixels)
-        let continuous = log2(worldMeters / (tile * viewport.metersPerPixel))
+        let continuous = continuousZoom(viewport, tilePixels: description.tilePixels)
         // 1e-9: a view at exactly zoom 12 uses zoom 12, not 13, despite rounding in the metres.
         var zoom = Int((continuous - 1e-9).rounded(.up))
         zoom = max(zoom, 0)

@@ -1,9 +1,3 @@
-/// Where a label sits.
-public enum LabelCorner: Sendable, Equatable {
-    /// Bottom right (the attribution; the scale bar has the bottom left).
-    case bottomRight
-}
-
 /// A line of text in the bitmap font on a halo, in a corner of the image: the basemap's
 /// attribution. Shrinks to one-pixel dots, then shortens with "..." when the image is too
 /// narrow, so a licence line never runs off the image or over the scale bar's half.

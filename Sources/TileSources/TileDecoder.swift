@@ -62,10 +62,9 @@ public enum TileDecoder {
         return .success(image(pixels, width: Int(width), height: Int(height)))
     }
 
+    /// A JPEG has no alpha (libjpeg writes 255): its pixels are already premultiplied.
     private static func image(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) -> TileImage {
-        var copy = Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
-        TileImage.premultiply(&copy)
-        return TileImage(width: width, height: height, premultipliedPixels: copy)
+        TileImage(width: width, height: height, premultipliedPixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
     }
 
     private static func text(_ message: [CChar]) -> String {
