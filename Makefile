@@ -12,7 +12,7 @@ RELEASE_BIN := .build/release
 RELEASE_FLAGS := -c release --static-swift-stdlib
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
-.PHONY: thumbnails test test-slurm bench golden samples deps build release lint clean serve fuzz check-site
+.PHONY: thumbnails test test-slurm bench golden samples deps build release install lint clean serve fuzz check-site
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
@@ -23,6 +23,16 @@ build: deps
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tracksnap
+
+## Install tracksnap (and tracksnap-dev, the generators and benchmarks) into $(PREFIX)/bin
+## (default /usr/local; `make install PREFIX=$$HOME/.local` needs no root). DESTDIR is honoured.
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product tracksnap
+	$(SWIFT) build $(RELEASE_FLAGS) --product tracksnap-dev
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 $(RELEASE_BIN)/tracksnap $(RELEASE_BIN)/tracksnap-dev "$(DESTDIR)$(PREFIX)/bin/"
+	@echo "Installed tracksnap and tracksnap-dev in $(DESTDIR)$(PREFIX)/bin$$(case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo " (not on your PATH: add it)";; esac)"
 
 ## Queue every track in $(ARCHIVE) (default: the samples) and render them into $(OUTPUT)/ with
 ## $(WORKERS) worker processes (default: one per core); refreshes index.html and index.json.

@@ -49,9 +49,10 @@ enum SnapshotPainter {
             ScaleBarPainter.paint(&canvas, groundMetersPerPixel: groundMetersPerPixel(frame), style: scaleBarStyle(options))
         }
         if let attribution {
+            // The scale bar's margin (6 pt) in the opposite corner: the two labels frame the map alike.
             let look = scaleBarStyle(options)
             if let label = TextLabelPainter.masks(
-                text: attribution, width: width, height: height, dotPixels: look.dotPixels, marginPixels: max(2, look.marginPixels / 2))
+                text: attribution, width: width, height: height, dotPixels: look.dotPixels, marginPixels: look.marginPixels)
             {
                 Compositor.fill(&canvas, mask: label.halo, color: style.scaleBarHaloColor)
                 Compositor.fill(&canvas, mask: label.ink, color: style.scaleBarColor)

@@ -5,27 +5,35 @@ import SnapshotRendering
 import ThumbnailCache
 import TrackSynthesis
 
-// Developer tools (not part of the user-facing CLI):
-//   tracksnap-dev samples DIR            write the sample tracks (Jobs/samples/)
-//   tracksnap-dev corpus DIR             write the conformance corpus as DIR/<reader>/<file> (fuzz seeds)
-//   tracksnap-dev decode FILE            map and decode one track file; prints "<fixes> fixes" (bench's memory figure)
-//   tracksnap-dev repeat FILE W S N      render FILE at W points wide (4:3), scale S, N times (for profilers; W 0: the product)
-//   tracksnap-dev tiles OUT --bounds W,S,E,N --zooms A-B [--kind map|position] [--jpeg] [--folder]
-//                                        a generated tile set (MBTiles, or a {z}/{x}/{y} folder) for the README and tests
-//   tracksnap-dev bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]
-//                                        the render and batch benchmarks (make bench)
+// Developer tools (not part of the user-facing CLI); DevHelp.swift lists them.
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.isEmpty || arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
+    if arguments.count >= 2 {
+        guard let text = DevHelp.text(for: arguments[1]) else {
+            FileHandle.standardError.write(Data("tracksnap-dev: no command '\(arguments[1])'\n\(DevHelp.overview)\n".utf8))
+            exit(2)
+        }
+        print(text)
+    } else {
+        print(DevHelp.overview)
+    }
+    exit(arguments.isEmpty ? 2 : 0)
+}
+if arguments.count >= 2, arguments[1] == "--help" || arguments[1] == "-h", let text = DevHelp.text(for: arguments[0]) {
+    print(text)
+    exit(0)
+}
 do {
     switch arguments.first {
     case "samples":
-        guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev samples DIR") }
+        guard arguments.count == 2 else { throw DevHelp.usageError("samples") }
         try FileStore.createDirectories(arguments[1])
         for file in SampleCatalog.samples() {
             try FileStore.writeAtomically(Array(file.contents.utf8), to: arguments[1] + "/" + file.name)
             print("wrote \(arguments[1])/\(file.name)")
         }
     case "corpus":
-        guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev corpus DIR") }
+        guard arguments.count == 2 else { throw DevHelp.usageError("corpus") }
         for file in ConformanceCorpus.files() {
             try FileStore.createDirectories(arguments[1] + "/" + file.reader)
             try FileStore.writeAtomically(file.bytes, to: arguments[1] + "/" + file.reader + "/" + file.name)
@@ -36,7 +44,7 @@ do {
         // memory before the fixes), `--seeds` only the small ones, by reader, for Fuzz/seeds/.
         let flags = Set(arguments.dropFirst(2))
         guard arguments.count >= 2, flags.isSubset(of: ["--full", "--seeds"]) else {
-            throw DevToolError("usage: tracksnap-dev hostile DIR [--full | --seeds]")
+            throw DevHelp.usageError("hostile")
         }
         var written = 0
         for file in HostileFiles.files(flags.contains("--full") ? .full : .test) {
@@ -52,19 +60,19 @@ do {
         print("wrote \(written) hostile files under \(arguments[1])")
     case "archive":
         // The benchmark's mixed archive (300–18,000 fixes, log-uniform), for scripts/slurm-check.sh.
-        guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else { throw DevToolError("usage: tracksnap-dev archive DIR COUNT") }
+        guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else { throw DevHelp.usageError("archive") }
         _ = try QueueBenchmark.archive(arguments[1], count: count, fixes: QueueBenchmark.mixedFixCount)
     case "tiles":
         try TileSetCommand.run(Array(arguments.dropFirst()))
     case "decode":
-        guard arguments.count == 2 else { throw DevToolError("usage: tracksnap-dev decode FILE") }
+        guard arguments.count == 2 else { throw DevHelp.usageError("decode") }
         let file = try MappedFile(arguments[1])
         let track = try TrackDecoder.decode(file.bytes, fileName: arguments[1]) { file.release(upTo: $0) }
         print("\(track.fixCount) fixes in \(track.segments.count) segments (\(track.format.rawValue))")
     case "repeat":
         // For profilers: one render over and over with one scratch, as a worker does.
         guard arguments.count == 5, let width = Int(arguments[2]), let scale = Double(arguments[3]), let count = Int(arguments[4]) else {
-            throw DevToolError("usage: tracksnap-dev repeat FILE WIDTH_POINTS SCALE COUNT (height is 3/4 of the width; width 0: the four default images)")
+            throw DevHelp.usageError("repeat")
         }
         var options = RenderOptions()
         options.widthPoints = width
@@ -84,7 +92,7 @@ do {
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     default:
-        throw DevToolError("usage: tracksnap-dev samples DIR | corpus DIR | hostile DIR [--full|--seeds] | archive DIR COUNT | bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]")
+        throw DevToolError("no command '\(arguments[0])'\n\(DevHelp.overview)")
     }
 } catch {
     FileHandle.standardError.write(Data("tracksnap-dev: \(error)\n".utf8))
