@@ -80,16 +80,20 @@ public struct BasemapReport: Sendable, Equatable, Codable {
 }
 
 /// Attribution text as the bitmap font can draw it: HTML tags dropped, entities decoded,
-/// "©" kept (the font has it), other non-ASCII letters folded or shown as '?'.
+/// "©" kept (the font has it), other non-ASCII letters folded or shown as '?'. Every
+/// attribution (the settings' and the source's) passes here on its way to the image and the
+/// track record, which the pages and index.json are made from.
 public enum TextForImage {
     /// Plain text from an attribution string that may hold HTML (MBTiles metadata often does).
+    /// Bidi controls are dropped (U+202E would reverse "Map: …" on the pages) and control
+    /// characters become spaces.
     public static func plain(_ text: String) -> String {
         var out = ""
         var inTag = false
-        for character in text {
-            if character == "<" { inTag = true; continue }
-            if character == ">" { inTag = false; continue }
-            if !inTag { out.append(character) }
+        for scalar in text.unicodeScalars where !scalar.properties.isBidiControl {
+            if scalar == "<" { inTag = true; continue }
+            if scalar == ">" { inTag = false; continue }
+            if !inTag { out.unicodeScalars.append(scalar.properties.generalCategory == .control ? " " : scalar) }
         }
         for (entity, value) in [("&copy;", "©"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#169;", "©"), ("&nbsp;", " "), ("&#39;", "'")] {
             out = out.split(separator: entity, omittingEmptySubsequences: false).joined(separator: value)
