@@ -22,6 +22,8 @@ public struct ListingReport: Sendable, Equatable {
     public var bytesWritten = 0
     /// Detail and index pages removed because their track or page number is gone.
     public var pagesRemoved = 0
+    /// Published files found deleted, edited or replaced since they were written (so written again).
+    public var repaired = 0
     /// True when done/ held no finished job while the site lists tracks, and nothing was written
     /// or pruned (see `ListingBuilder.allowsEmptying`).
     public var refusedToEmpty = false
@@ -46,14 +48,24 @@ public struct ListingBuilder: Sendable {
     public init(queue: JobQueue, store: ThumbnailStore) {
         self.queue = queue
         self.store = store
+        fingerprint = store.fingerprint
     }
 
     /// Cards per index page. Default: 60.
     public var pageSize = 60
 
+    /// The settings fingerprint the listed images were rendered under: it makes each job's cache
+    /// key. Default: the store's (`store.fingerprint`); a listing given no settings uses the one
+    /// the runs recorded instead (`Output/.tracksnap/settings`).
+    public var fingerprint: SHA256Digest
+
     /// Every folder where the site and the images are staged before renaming: the reaper sweeps
-    /// what a killed run left in them (a detail page's temporary included).
-    public var stagingDirectories: [String] { store.stagingDirectories + [store.root + "/" + SiteWriter.detailDirectory] }
+    /// what a killed run left in them (detail pages' and index parts' temporaries included). The
+    /// one list of them: a folder the site writes into and this list leaves out keeps a killed
+    /// run's temporaries for good.
+    public var stagingDirectories: [String] {
+        store.stagingDirectories + [SiteWriter.detailDirectory, SiteWriter.partDirectory].map { store.root + "/" + $0 }
+    }
 
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
     /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
@@ -95,7 +107,7 @@ public struct ListingBuilder: Sendable {
                 hashed += 1
             }
             fresh.record(job: job, status: status, contentHex: contentHex)
-            let key = CacheKey(content: SHA256Digest(hex: contentHex)!, settings: store.fingerprint).hex
+            let key = CacheKey(content: SHA256Digest(hex: contentHex)!, settings: fingerprint).hex
             jobsByKey[key, default: []].append(job)
             fileTimes[job] = status.modificationNanoseconds
         }
@@ -142,18 +154,27 @@ public struct ListingBuilder: Sendable {
         let catalogChanged = fresh.entries != catalog.entries
         catalog = fresh
 
-        // Unchanged inputs (same jobs, same bytes, same settings, pages present): nothing to write.
+        // Unchanged inputs (same jobs, same bytes, same settings) and every file as it was
+        // written (one lstat each, see `SiteWriter.verify`): nothing to write. A file deleted or
+        // edited since is written again below.
         var stamp = SHA256()
-        stamp.update(store.fingerprint.bytes)
+        stamp.update(fingerprint.bytes)
         stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\n")
         for (key, jobs) in jobsByKey.sorted(by: { $0.key < $1.key }) {
             stamp.update(key + "\t" + jobs.sorted().joined(separator: "\t") + "\n")
         }
         let stampHex = stamp.finalize().hex
-        let pagesExist = ["index.json", "index.html", SiteWriter.styleSheetName].allSatisfy { FileStore.exists(store.root + "/" + $0) }
+        let site = SiteWriter(root: store.root, manifestPath: manifestPath)
+        let manifestOnDisk = site.loadManifest()
+        var manifest = manifestOnDisk
+        report.repaired = try site.verify(&manifest)
         let previousStamp = (try? FileStore.readFile(stampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
-        if pagesExist && previousStamp == stampHex {
+        if report.repaired == 0 && SiteWriter.topFiles.allSatisfy({ manifest[$0] != nil }) && previousStamp == stampHex {
             report.tracks = jobsByKey.count
+            // Pages no manifest names (a refresh that died before saving it) go all the same.
+            let pageCount = (jobsByKey.count + pageSize - 1) / pageSize
+            report.pagesRemoved = try site.sweep(liveDetails: Set(jobsByKey.keys), pageCount: pageCount, manifest: &manifest)
+            if manifest != manifestOnDisk { try site.saveManifest(manifest) }
             if catalogChanged { try catalog.save(catalogPath) }
             return report
         }
@@ -187,42 +208,37 @@ public struct ListingBuilder: Sendable {
         let order = cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
         report.tracks = order.count
 
-        let site = SiteWriter(root: store.root, manifestPath: manifestPath)
         let index = IndexPages(
             items: order.map { IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card, digest: $0.value.digest) },
             pageSize: pageSize)
         // Detail pages first, then the index pages and index.json: a card never links to a page
         // that is not there yet. Each file is written only when what it is made from changed
-        // (the manifest keeps a digest per detail page, numbered page and index part).
-        let manifestOnDisk = site.loadManifest()
-        var manifest = manifestOnDisk
-        let manifestWasEmpty = manifest.isEmpty
-        var details: [(path: String, bytes: [UInt8])] = []
+        // (the manifest keeps a digest per detail page, numbered page and index part) or when
+        // it is not as it was written (`verify` dropped its entry).
+        var details: [(id: String, digest: UInt64, bytes: [UInt8])] = []
         var liveDetails = Set<String>()
         for (keyHex, entry) in order {
             liveDetails.insert(keyHex)
-            guard manifest[keyHex] != entry.digest else { continue }
+            guard manifest[keyHex]?.digest != entry.digest else { continue }
             guard let track = built[keyHex] ?? listingTrack(keyHex, source: entry.source, jobs: entry.jobs, fileTimes: fileTimes) else { continue }
-            details.append((track.page, DetailPage.html(track)))
-            manifest[keyHex] = entry.digest
+            details.append((keyHex, entry.digest, DetailPage.html(track)))
         }
         try site.prepare()
-        try site.write(details)
-        var pages: [(path: String, bytes: [UInt8])] = []
-        var parts: [(path: String, bytes: [UInt8])] = []
+        try site.write(details, recordingIn: &manifest)
+        var pages: [(id: String, digest: UInt64, bytes: [UInt8])] = []
+        var parts: [(id: String, digest: UInt64, bytes: [UInt8])] = []
         var partList: [UInt8] = []
         for number in stride(from: index.pageCount, through: 1, by: -1) {
             let range = index.range(ofPage: number)
             let pageDigest = index.digest(ofPage: number)
-            if manifest[IndexPages.fileName(page: number)] != pageDigest {
-                pages.append((IndexPages.fileName(page: number), index.page(number)))
-                manifest[IndexPages.fileName(page: number)] = pageDigest
+            if manifest[IndexPages.fileName(page: number)]?.digest != pageDigest {
+                pages.append((IndexPages.fileName(page: number), pageDigest, index.page(number)))
             }
             let partPath = SiteWriter.partPath(number)
             let partDigest = range.reduce(ListingCache.digest("part \(number)".utf8)) { hash, position in
                 ListingCache.digest(withUnsafeBytes(of: order[position].value.digest) { Array($0) }, seed: hash)
             }
-            if manifest[partPath] != partDigest {
+            if manifest[partPath]?.digest != partDigest {
                 var json: [UInt8] = Array("{\"part\":\(number),\"tracks\":[".utf8)
                 for position in range {
                     if position > range.lowerBound { json.append(UInt8(ascii: ",")) }
@@ -230,8 +246,7 @@ public struct ListingBuilder: Sendable {
                     json += order[position].value.json
                 }
                 json += Array("\n],\"version\":3}\n".utf8)
-                parts.append((partPath, json))
-                manifest[partPath] = partDigest
+                parts.append((partPath, partDigest, json))
             }
             if !partList.isEmpty { partList.append(UInt8(ascii: ",")) }
             partList += Array("\n{\"path\":\"\(partPath)\",\"tracks\":\(range.count)}".utf8)
@@ -241,13 +256,15 @@ public struct ListingBuilder: Sendable {
         var json: [UInt8] = Array("{\"page_size\":\(pageSize),\"parts\":[".utf8)
         json += partList
         json += Array("\n],\"tracks\":\(order.count),\"version\":3}\n".utf8)
-        let top = [(path: SiteWriter.styleSheetName, bytes: Array(SiteStyleSheet.css.utf8)), ("index.html", index.indexPage()), ("index.json", json)]
-        try site.write(parts + pages)
-        try site.write(top)
+        let top = [Array(SiteStyleSheet.css.utf8), index.indexPage(), json].enumerated().map { number, bytes in
+            (id: SiteWriter.topFiles[number], digest: ListingCache.digest(bytes), bytes: bytes)
+        }
+        try site.write(parts + pages, recordingIn: &manifest)
+        try site.write(top, recordingIn: &manifest)
         report.bytesWritten = (details + parts + pages + top).reduce(0) { $0 + $1.bytes.count }
         report.rewrote = true
-        report.pagesWritten = details.count + pages.count + parts.count + 3
-        report.pagesRemoved = try site.removeStale(liveDetails: liveDetails, pageCount: index.pageCount, manifest: &manifest, manifestWasEmpty: manifestWasEmpty)
+        report.pagesWritten = details.count + pages.count + parts.count + top.count
+        report.pagesRemoved = try site.sweep(liveDetails: liveDetails, pageCount: index.pageCount, manifest: &manifest)
         if manifest != manifestOnDisk { try site.saveManifest(manifest) }
         try cache.save(cachePath)
         // A stamp is kept only for a complete listing, so a later run lists late publications.

@@ -2,8 +2,9 @@ import FileStore
 
 /// Writes the site's pages under `Output/` the way thumbnails are published (temporary name,
 /// fsync, rename, directory fsync: a reader never sees half a page), in batches so a few thousand
-/// pages cost a few journal commits, and keeps the manifest of detail pages
-/// (`Output/.tracksnap/pages`: id, tab, digest of the inputs it was written from).
+/// pages cost a few journal commits, and keeps the manifest of the files it wrote
+/// (`Output/.tracksnap/pages`: id, digest of the inputs it was written from, and the file's
+/// size, modification time and inode as written), which it checks the files against.
 struct SiteWriter {
     /// The shared style sheet's file name.
     static let styleSheetName = "site.css"
@@ -26,68 +27,149 @@ struct SiteWriter {
         try FileStore.createDirectories(root + "/" + Self.partDirectory)
     }
 
-    /// Writes `files` (paths relative to `root`) atomically, in order.
-    func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileError) {
-        var start = 0
-        while start < files.count {
-            let batch = files[start..<min(files.count, start + Self.batchSize)]
-            try FileStore.writeAtomically(batch.map { (bytes: $0.bytes, path: root + "/" + $0.path) })
-            start += Self.batchSize
-        }
-    }
+    /// The files every listing writes (besides numbered pages, parts and detail pages).
+    static let topFiles = [styleSheetName, "index.html", "index.json"]
 
     func detailPath(_ id: String) -> String { root + "/" + Self.detailDirectory + "/" + id + ".html" }
 
-    func loadManifest() -> [String: UInt64] {
-        var manifest: [String: UInt64] = [:]
+    /// Where the file a manifest entry names is, relative to `root`: a detail page for a track id
+    /// (64 hex digits), else the entry's own name (`page-N.html`, `index/part-N.json`, a top file).
+    static func relativePath(ofEntry id: String) -> String {
+        id.utf8.count == 64 && !id.contains("/") ? detailDirectory + "/" + id + ".html" : id
+    }
+
+    /// What the manifest keeps per file: the digest of the inputs it was written from, and what
+    /// `lstat` said right after it was written, so that a file deleted, edited or replaced since is
+    /// found with one `lstat` and written again.
+    struct Entry: Equatable {
+        var digest: UInt64
+        /// Size, modification time and inode after writing; nil in a manifest from before they
+        /// were kept (then the file is taken as it is found).
+        var written: Written?
+    }
+
+    /// The file as written.
+    struct Written: Equatable {
+        var sizeBytes: Int
+        var modificationNanoseconds: Int64
+        var inode: UInt64
+
+        init(_ status: FileStatus) {
+            sizeBytes = status.sizeBytes
+            modificationNanoseconds = status.modificationNanoseconds
+            inode = status.inode
+        }
+
+        init?(_ fields: [String]) {
+            guard fields.count == 3, let size = Int(fields[0]), let time = Int64(fields[1]), let inode = UInt64(fields[2]) else { return nil }
+            sizeBytes = size
+            modificationNanoseconds = time
+            self.inode = inode
+        }
+    }
+
+    /// The manifest: one line per file written, `id \t digest [\t size \t mtime-ns \t inode]`.
+    func loadManifest() -> [String: Entry] {
+        var manifest: [String: Entry] = [:]
         guard let bytes = try? FileStore.readFile(manifestPath, maximumBytes: 1 << 30) else { return manifest }
         TabSeparated.forEachRecord(in: bytes) { fields in
-            guard fields.count == 2, let digest = UInt64(String(decoding: bytes[fields[1]], as: UTF8.self), radix: 16) else { return }
-            manifest[String(decoding: bytes[fields[0]], as: UTF8.self)] = digest
+            guard fields.count == 2 || fields.count == 5 else { return }
+            func text(_ index: Int) -> String { String(decoding: bytes[fields[index]], as: UTF8.self) }
+            guard let digest = UInt64(text(1), radix: 16) else { return }
+            let written = fields.count == 5 ? Written([text(2), text(3), text(4)]) : nil
+            if fields.count == 5 && written == nil { return }
+            manifest[text(0)] = Entry(digest: digest, written: written)
         }
         return manifest
     }
 
-    func saveManifest(_ manifest: [String: UInt64]) throws(FileError) {
+    func saveManifest(_ manifest: [String: Entry]) throws(FileError) {
         var text = ""
-        text.reserveCapacity(manifest.count * 82)
-        for (id, digest) in manifest.sorted(by: { $0.key < $1.key }) { text += id + "\t" + String(digest, radix: 16) + "\n" }
+        text.reserveCapacity(manifest.count * 120)
+        for (id, entry) in manifest.sorted(by: { $0.key < $1.key }) {
+            text += id + "\t" + String(entry.digest, radix: 16)
+            if let written = entry.written { text += "\t\(written.sizeBytes)\t\(written.modificationNanoseconds)\t\(written.inode)" }
+            text += "\n"
+        }
         try FileStore.writeAtomically(Array(text.utf8), to: manifestPath)
     }
 
-    /// Removes detail pages of tracks no longer listed and index pages past the last one; returns
-    /// how many. Only names this writer makes are touched (`tracks/<64 hex>.html`, `page-N.html`).
-    func removeStale(liveDetails: Set<String>, pageCount: Int, manifest: inout [String: UInt64], manifestWasEmpty: Bool) throws(FileError) -> Int {
+    /// Writes `files` (manifest ids, see `relativePath(ofEntry:)`) atomically, in order, and
+    /// records each in `manifest` with its digest and what `lstat` says after the rename.
+    func write(_ files: [(id: String, digest: UInt64, bytes: [UInt8])], recordingIn manifest: inout [String: Entry]) throws(FileError) {
+        var start = 0
+        while start < files.count {
+            let batch = files[start..<min(files.count, start + Self.batchSize)]
+            try FileStore.writeAtomically(batch.map { (bytes: $0.bytes, path: root + "/" + Self.relativePath(ofEntry: $0.id)) })
+            for file in batch {
+                let status = try FileStore.status(root + "/" + Self.relativePath(ofEntry: file.id))
+                manifest[file.id] = Entry(digest: file.digest, written: status.map(Written.init))
+            }
+            start += Self.batchSize
+        }
+    }
+
+    /// Checks every file the manifest names with one `lstat`: an entry whose file is gone, or was
+    /// changed or replaced since it was written (size, modification time or inode differ), is
+    /// dropped, so the refresh writes the file again. Entries from an older manifest get what is
+    /// found. Returns how many were dropped. (Cost: one `lstat` per page; the alternative, reading
+    /// and hashing every page, is what a cold listing costs.)
+    func verify(_ manifest: inout [String: Entry]) throws(FileError) -> Int {
+        var damaged = 0
+        for (id, entry) in manifest {
+            let status = try FileStore.status(root + "/" + Self.relativePath(ofEntry: id))
+            guard let status, status.isRegularFile else {
+                manifest[id] = nil
+                damaged += 1
+                continue
+            }
+            if let written = entry.written {
+                if written != Written(status) {
+                    manifest[id] = nil
+                    damaged += 1
+                }
+            } else {
+                manifest[id]?.written = Written(status)
+            }
+        }
+        return damaged
+    }
+
+    /// Removes what is on disk and should not be: detail pages of tracks not listed, numbered
+    /// pages and index parts past the last one, whether a manifest names them or not (a refresh
+    /// that died after writing pages and before its manifest left them unnamed); drops their
+    /// manifest entries. Returns how many files were removed. Only names this writer makes are
+    /// touched (`tracks/<64 hex>.html`, `page-N.html`, `index/part-N.json`).
+    func sweep(liveDetails: Set<String>, pageCount: Int, manifest: inout [String: Entry]) throws(FileError) -> Int {
         var removed = 0
-        for id in manifest.keys where id.utf8.count == 64 && !liveDetails.contains(id) {
-            manifest[id] = nil
-            if FileStore.exists(detailPath(id)) {
-                try FileStore.remove(detailPath(id))
-                removed += 1
+        func numbered(_ name: String, prefix: String, suffix: String) -> Int? {
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix), let number = Int(name.dropFirst(prefix.count).dropLast(suffix.count)),
+                name == prefix + String(number) + suffix
+            else { return nil }
+            return number
+        }
+        for id in manifest.keys {
+            if id.utf8.count == 64 {
+                if !liveDetails.contains(id) { manifest[id] = nil }
+            } else if let number = numbered(id, prefix: "page-", suffix: ".html") ?? numbered(id, prefix: Self.partDirectory + "/part-", suffix: ".json"),
+                number < 1 || number > pageCount
+            {
+                manifest[id] = nil
             }
         }
-        // Without a manifest (first refresh, or state lost) look at the folder itself; otherwise
-        // the manifest names every page written, and listing 100,000 names is skipped.
-        if manifestWasEmpty {
-            for name in try FileStore.listDirectory(root + "/" + Self.detailDirectory) where name.hasSuffix(".html") {
-                let id = String(name.dropLast(5))
-                guard id.utf8.count == 64, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), !liveDetails.contains(id)
-                else { continue }
-                try FileStore.remove(detailPath(id))
+        for name in try FileStore.listDirectory(root + "/" + Self.detailDirectory) where name.hasSuffix(".html") {
+            let id = String(name.dropLast(5))
+            guard id.utf8.count == 64, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), !liveDetails.contains(id)
+            else { continue }
+            try FileStore.remove(detailPath(id))
+            removed += 1
+        }
+        for (directory, prefix, suffix) in [("", "page-", ".html"), (Self.partDirectory + "/", "part-", ".json")] {
+            for name in try FileStore.listDirectory(root + "/" + directory) {
+                guard let number = numbered(name, prefix: prefix, suffix: suffix), number < 1 || number > pageCount else { continue }
+                try FileStore.remove(root + "/" + directory + name)
                 removed += 1
             }
-        }
-        for name in try FileStore.listDirectory(root) where name.hasPrefix("page-") && name.hasSuffix(".html") {
-            guard let number = Int(name.dropFirst(5).dropLast(5)), number > pageCount else { continue }
-            try FileStore.remove(root + "/" + name)
-            manifest[name] = nil
-            removed += 1
-        }
-        for name in try FileStore.listDirectory(root + "/" + Self.partDirectory) where name.hasPrefix("part-") && name.hasSuffix(".json") {
-            guard let number = Int(name.dropFirst(5).dropLast(5)), number > pageCount else { continue }
-            try FileStore.remove(root + "/" + Self.partPath(number))
-            manifest[Self.partPath(number)] = nil
-            removed += 1
         }
         return removed
     }
