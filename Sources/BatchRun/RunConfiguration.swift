@@ -51,6 +51,13 @@ public struct RunConfiguration: Sendable {
     public var basemapArguments: [String] = []
     /// Whether `listing` may empty a site that lists tracks (`--allow-empty`). Default: false.
     public var allowsEmptySite = false
+    /// Whether `listing` was given style or basemap options (`--style`, `--theme`, `--color-by`,
+    /// `--basemap`, `--basemap-opacity`, `--attribution`). Without them it lists under the
+    /// settings the runs recorded (`RecordedSettings`). Default: false.
+    public var listingSettingsGiven = false
+    /// Whether `listing` may list under given settings that differ from the runs' recorded ones
+    /// (`--override-settings`): what was not rendered under them is unlisted and pruned. Default: false.
+    public var overridesRecordedSettings = false
     /// Cards per index page of the listing. Default: 60.
     public var listingPageSize = 60
     /// The version written into failure records.

@@ -130,6 +130,8 @@ public final class Supervisor {
     /// A style or renderer-version change re-renders everything: every done job goes back to new/.
     /// The stamp is written after the moves, so a run killed half-way finishes the job next time.
     private func requeueIfSettingsChanged() throws(FileError) {
+        // What the settings are, in words, beside their fingerprint: a listing names what differs.
+        try RecordedSettings.recordDescription(of: store)
         let stamp = store.fingerprint.hex
         let previous = (try? FileStore.readFile(store.settingsStampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
         guard previous != stamp else { return }

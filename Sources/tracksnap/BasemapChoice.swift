@@ -20,6 +20,9 @@ struct BasemapChoice {
     /// `--basemap-stamp` (worker only): the content stamp the supervisor took when the run started.
     var stamp: String?
 
+    /// Whether an option that changes the images was given (`--tile-cache` and `--offline` do not).
+    var givesSettings: Bool { source != nil || opacity != nil || attribution != nil }
+
     /// Consumes a basemap option; false when `argument` is not one.
     mutating func parse(_ argument: String, _ scanner: inout ArgumentScanner) throws -> Bool {
         switch argument {

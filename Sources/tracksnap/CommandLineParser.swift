@@ -244,12 +244,17 @@ enum CommandLineParser {
                 configuration.allowsEmptySite = true
                 continue
             }
+            if argument == "--override-settings" {
+                configuration.overridesRecordedSettings = true
+                continue
+            }
             if try style.parse(argument, &scanner) { continue }
             if try basemap.parse(argument, &scanner) { continue }
             if try parseShared(argument, &scanner, into: &configuration) { continue }
             try scanner.refuseOption(argument)
             throw UsageError(message: "listing takes no positional arguments, found '\(argument)'")
         }
+        configuration.listingSettingsGiven = !style.isEmpty || basemap.givesSettings
         try style.apply(to: &configuration)
         try basemap.apply(to: &configuration, checking: false)
         if let problem = configuration.foldersProblem { throw UsageError(message: "listing: " + problem) }

@@ -218,12 +218,19 @@ enum HelpText {
     static let listing = """
         USAGE
           tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--theme T]
-                            [--basemap SOURCE [--basemap-opacity X] [--attribution TEXT]] [--allow-empty]
+                            [--color-by C] [--basemap SOURCE [--basemap-opacity X] [--attribution TEXT]]
+                            [--override-settings] [--allow-empty]
 
         Rebuilds the site (index.html, page-N.html, tracks/<id>.html, site.css, index.json) from
-        every finished job and removes images no track references any more. Give it the same
-        style and --basemap options as the runs, since both are part of every image's cache key. Sharded
-        runs refresh the listing but never prune; run this once after all shards have finished.
+        every finished job and removes images no track references any more. Sharded runs refresh
+        the listing but never prune; run this once after all shards have finished. Files of the
+        site found deleted or edited since the listing wrote them are written again.
+
+        Style and basemap options are part of every image's cache key. Without any, the listing
+        uses the settings the runs recorded in OUTPUT/.tracksnap/settings. Given ones that differ
+        from those, it changes nothing, names the difference and exits 2 (it would find none of
+        the runs' images, unlist every track and prune its images and pages); with
+        --override-settings it lists under the given settings all the same.
 
         DIR must be a job queue (a new/ folder inside). When it has no finished job but the site
         lists tracks, nothing is changed and the exit status is 2 (a wrong --jobs or an unmounted

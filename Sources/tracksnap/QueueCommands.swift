@@ -89,6 +89,18 @@ enum QueueCommands {
         }
         var builder = configuration.makeListing()
         builder.allowsEmptying = configuration.allowsEmptySite
+        // Settings other than the runs' would find none of their images and prune them all.
+        if let recorded = RecordedSettings.load(builder.store) {
+            if !configuration.listingSettingsGiven {
+                builder.fingerprint = recorded.fingerprint
+            } else if !configuration.overridesRecordedSettings {
+                let differences = recorded.differences(from: builder.store.settings)
+                if !differences.isEmpty {
+                    throw UsageError(
+                        message: "listing: these settings are not the ones the runs rendered \(configuration.outputDirectory) with (\(differences.joined(separator: "; "))); nothing was changed. Give the runs' style and basemap options, or none (the listing then uses the runs' own), or --override-settings to list under these (tracks not rendered under them are unlisted and their images pruned)")
+                }
+            }
+        }
         // Pruning removes images no finished job references; a job between publishing its
         // images and reaching done/ holds a claim in running/. So: note the time, then look at
         // the queue; when nothing is queued or running, every unreferenced file older than that
