@@ -117,6 +117,9 @@ enum QueueCommands {
         }
         StandardError.write(
             "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) finished job(s) not rendered under these settings, \(report.pruned) file(s) pruned)\n")
+        if report.repaired > 0 {
+            StandardError.write("tracksnap: listing: \(report.repaired) published file(s) were missing or changed since they were written: written again\n")
+        }
         if !idle {
             StandardError.write(
                 "tracksnap: listing: \(status.queued) job(s) queued and \(status.running) running: a run is not finished, so this listing shows only what is done and pruned nothing; run 'tracksnap listing' again after it\n")
