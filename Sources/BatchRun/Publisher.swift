@@ -74,8 +74,11 @@ final class Publisher: Sendable {
             return
         }
         do {
-            try queue.acknowledge(claim)
-            Worker.send(.finished(job: claim.name, rendered: true, contentHex: publication.contentHex))
+            if try queue.acknowledge(claim) {
+                Worker.send(.finished(job: claim.name, rendered: true, contentHex: publication.contentHex))
+            } else {
+                Worker.send(.superseded(job: claim.name))
+            }
         } catch {
             // The files are published; a lost ack only means a later run finds them in the cache.
             if error.isEnvironmental { stop.withLock { $0 = $0 ?? error.description } }

@@ -54,6 +54,8 @@ public final class Supervisor {
     /// Workers in a row that died by a signal before claiming a job (see `finish`).
     private var deathsBeforeAnyClaim = 0
     private var stopDeadline = 0.0
+    /// The signal self-pipe's read end (installed as `run` starts).
+    private var signals: Int32 = -1
     private let started = monotonicSeconds()
 
     /// A supervisor for `configuration`, spawning `executable` (this program) as workers.
@@ -68,6 +70,9 @@ public final class Supervisor {
 
     /// Runs to completion.
     public func run() throws(RunError) -> RunOutcome {
+        // First of all: a SIGTERM while the run takes its lock, reaps or lists (before any
+        // worker exists) must end it with 0 or 75 like any other stop, not kill it (143).
+        signals = SignalTrap.install()
         let startedWall = FileStore.nowNanoseconds()
         guard FileStore.exists(queue.layout.root) else { throw .file(FileError("find queue", queue.layout.root, code: ENOENT)) }
         guard queue.isQueue else {
@@ -146,16 +151,33 @@ public final class Supervisor {
     /// Finished jobs whose images or record are gone (a crash between publish and fsync on a
     /// file system that lost them, a hand-deleted file) go back to new/: done always means listed.
     private func requeueUnpublished() throws(FileError) {
-        var moved = 0
-        for job in try listing.unpublishedJobs() where configuration.shard.contains(jobNamed: job) {
-            if try FileStore.move(queue.layout.done + "/" + job, to: queue.layout.new + "/" + job) { moved += 1 }
+        let jobs = try listing.unpublishedJobs().filter { configuration.shard.contains(jobNamed: $0) }
+        guard !jobs.isEmpty else { return }
+        // A queue from before enqueue made copies holds hard links to archive files: editing
+        // such a file in place changed the finished job's bytes, which is no lost image.
+        var archiveInodes: [String: UInt64] = [:]
+        for entry in ArchiveIndex.load(queue.layout.archiveIndex).entries.values { archiveInodes[entry.jobName] = entry.inode }
+        var lost = 0
+        var changed = 0
+        for job in jobs {
+            let path = queue.layout.done + "/" + job
+            let inode = try FileStore.status(path)?.inode
+            let isArchiveFile = inode != nil && inode == archiveInodes[job]
+            guard try FileStore.move(path, to: queue.layout.new + "/" + job) else { continue }
+            if isArchiveFile { changed += 1 } else { lost += 1 }
         }
-        if moved > 0 { reporter.note("\(moved) finished job(s) had lost their images or record: queued again") }
+        if changed > 0 {
+            reporter.note("\(changed) finished job(s) changed since they were rendered (the queue held a link to the archive file, which was edited): queued again")
+        }
+        if lost > 0 { reporter.note("\(lost) finished job(s) had lost their images or record: queued again") }
     }
 
     private func drain() throws(RunError) {
-        let signals = SignalTrap.install()
-        for _ in 0..<max(1, min(configuration.workers, total)) { try spawn() }
+        // A signal that came while the run prepared: stop before starting any worker.
+        handle(signals: SignalTrap.drain(signals))
+        if !stopping {
+            for _ in 0..<max(1, min(configuration.workers, total)) { try spawn() }
+        }
         while !children.isEmpty {
             var descriptors = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
             descriptors += children.map { pollfd(fd: $0.outputDescriptor, events: Int16(POLLIN), revents: 0) }
@@ -220,6 +242,11 @@ public final class Supervisor {
         case let .returned(job, message):
             summary.returned += 1
             if !environmentalStop { reporter.note("\(job): returned to the queue: \(message)") }
+            child.jobEnded(job)
+        case let .superseded(job):
+            // Not this run's content for the job: the newer copy in new/ (if any) is rendered.
+            contentByJob[job] = nil
+            reporter.note("\(job): a newer version was queued while this one rendered; it is not published as the track")
             child.jobEnded(job)
         case let .stop(message, temporary):
             if temporary && !environmentalStop {

@@ -152,8 +152,11 @@ public enum Worker {
                 }
                 lock.release()
             }
-            try queue.acknowledge(claim)
-            send(.finished(job: claim.name, rendered: false, contentHex: content.hex))
+            if try queue.acknowledge(claim) {
+                send(.finished(job: claim.name, rendered: false, contentHex: content.hex))
+            } else {
+                send(.superseded(job: claim.name))
+            }
             return .next
         } catch where error.isEnvironmental {
             // Disk full, quota, read-only, I/O error: the job is not at fault. Give it back as it
@@ -162,6 +165,11 @@ public enum Worker {
             send(.returned(job: claim.name, message: error.description))
             return .stopRun(error.description)
         } catch {
+            // A claim removed under the worker (a newer version queued, or forgotten) is no error.
+            guard queue.isHeld(claim) else {
+                send(.superseded(job: claim.name))
+                return .next
+            }
             try? giveBack(claim, queue: queue, failureClass: .render, message: "\(error)")
             return .next
         }

@@ -17,6 +17,9 @@ public struct FileStatus: Sendable, Equatable {
     public var device: UInt64
     /// Permission bits and file type (`st_mode`).
     public var mode: UInt32
+    /// Status change time (`st_ctime`) in nanoseconds since the Unix epoch: set by a rename or
+    /// a chmod, and unlike the mtime never copied from another file.
+    public var statusChangeNanoseconds: Int64
 
     /// What kind of file this is, in words: "a directory", "a FIFO", "a character device", ….
     public var kindDescription: String {
@@ -47,6 +50,7 @@ public struct FileStatus: Sendable, Equatable {
         inode = UInt64(info.st_ino)
         device = UInt64(info.st_dev)
         mode = UInt32(info.st_mode)
+        statusChangeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     }
 }
 

@@ -109,8 +109,11 @@ extension FileStore {
     }
 
     /// Copies a regular file to a new file (`O_EXCL`), checking every write and fsyncing it.
-    /// On failure the partial copy is removed.
-    public static func copyFile(_ source: String, to destination: String, permissions: mode_t = 0o444, maximumBytes: Int = Int.max) throws(FileError) {
+    /// With `keepsModificationTime`, the copy gets the source's mtime (what the file was opened
+    /// as), as `cp -p` does. On failure the partial copy is removed.
+    public static func copyFile(
+        _ source: String, to destination: String, permissions: mode_t = 0o444, maximumBytes: Int = Int.max, keepsModificationTime: Bool = false
+    ) throws(FileError) {
         // Only a regular file within the limit: /dev/zero or a FIFO would copy (or wait) forever.
         let (input, size) = try openRegularFile(source, maximumBytes: maximumBytes)
         defer { close(input) }
@@ -142,6 +145,15 @@ extension FileStore {
                     break copying
                 }
                 written += step
+            }
+        }
+        if failure == nil, keepsModificationTime {
+            var info = stat()
+            if fstat(input, &info) != 0 {
+                failure = FileError("stat", source)
+            } else {
+                let times = [info.st_atim, info.st_mtim]
+                if futimens(output, times) != 0 { failure = FileError("set the modification time of", destination) }
             }
         }
         if failure == nil, fsync(output) != 0 { failure = FileError("fsync", destination) }

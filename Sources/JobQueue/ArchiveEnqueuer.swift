@@ -88,6 +88,11 @@ public struct ArchiveEnqueuer: Sendable {
         var report = EnqueueReport()
         let queueRoot = Self.absolute(queue.layout.root)
         let now = FileStore.nowNanoseconds()
+        // new/ read once: copies of a job given back with counts (NAME~a1) are superseded too.
+        var readyFileNames: [String: [String]] = [:]
+        for fileName in try FileStore.listDirectory(queue.layout.new) where !JobName.isIgnored(fileName) {
+            readyFileNames[JobName.parseReady(fileName).name, default: []].append(fileName)
+        }
         for path in paths {
             guard let status = try FileStore.statusFollowingLinks(path) else { throw FileError("find", path, code: 2) }
             var files: [(String, FileStatus)] = []
@@ -126,7 +131,7 @@ public struct ArchiveEnqueuer: Sendable {
                     continue
                 }
                 do {
-                    if try stage(file, status: status, jobName: jobName, now: now) { report.copied += 1 }
+                    if try stage(file, jobName: jobName, readyFileNames: readyFileNames[jobName] ?? []) { report.copied += 1 }
                 } catch where error.path == file || !error.isEnvironmental {
                     // One unreadable file (permissions, an I/O error on a bad sector) must not keep
                     // the rest of the archive out, nor make cron retry forever. A full or
@@ -149,12 +154,19 @@ public struct ArchiveEnqueuer: Sendable {
             || FileStore.exists(layout.failed + "/" + name)
     }
 
-    /// Copies into tmp/ (owner read-only), then renames into new/. Returns true (it copied).
-    private func stage(_ file: String, status: FileStatus, jobName: String, now: Int64) throws(FileError) -> Bool {
+    /// Copies into tmp/ (owner read-only), then renames into new/, superseding every older copy
+    /// of the job (see "versions" in JobQueue.swift): once before the rename, so that no older
+    /// version can be claimed beside it, and once after, for a claim made in between. Returns
+    /// true (it copied).
+    private func stage(_ file: String, jobName: String, readyFileNames: [String]) throws(FileError) -> Bool {
         let staged = queue.layout.tmp + "/" + TemporaryName.make(for: jobName)
-        try FileStore.copyFile(file, to: staged, permissions: 0o400, maximumBytes: maximumFileBytes)
+        // The copy keeps the file's mtime: the listing dates a track without times by it.
+        try FileStore.copyFile(file, to: staged, permissions: 0o400, maximumBytes: maximumFileBytes, keepsModificationTime: true)
         do {
+            let inode = try FileStore.status(staged)?.inode
+            try queue.removeCopies(of: jobName, readyFileNames: readyFileNames, keepingInode: inode)
             try FileStore.move(staged, to: queue.layout.new + "/" + jobName)
+            try queue.removeCopies(of: jobName, readyFileNames: [], keepingInode: inode)
         } catch {
             try? FileStore.remove(staged)
             throw error

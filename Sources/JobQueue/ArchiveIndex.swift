@@ -43,6 +43,14 @@ public struct ArchiveIndex: Sendable {
             sizeBytes: status.sizeBytes, modificationNanoseconds: status.modificationNanoseconds, inode: status.inode, jobName: jobName)
     }
 
+    /// Removes the entries of a job (`tracksnap forget`); returns how many there were.
+    @discardableResult
+    public mutating func remove(jobName: String) -> Int {
+        let paths = entries.filter { $0.value.jobName == jobName }.map(\.key)
+        for path in paths { entries[path] = nil }
+        return paths.count
+    }
+
     /// Whether `status` is what was recorded for `path`.
     public func isUnchanged(path: String, status: FileStatus) -> Entry? {
         guard let entry = entries[path], entry.sizeBytes == status.sizeBytes,

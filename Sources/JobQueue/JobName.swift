@@ -76,6 +76,12 @@ public enum JobName {
         return [".part", ".partial", ".tmp", ".crdownload"].contains { lower.hasSuffix($0) }
     }
 
+    /// Whether `name` can name a job in one of the queue's folders: not empty, not "." or "..",
+    /// no "/" or NUL, and not a name the queue ignores (dot-files, partial uploads).
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.utf8.contains(0) && !isIgnored(name)
+    }
+
     /// Splits a new/ file name into the job name, the attempts it already used and the runs
     /// that died while it was in flight.
     public static func parseReady(_ fileName: String) -> ReadyJob {

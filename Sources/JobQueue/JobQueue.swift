@@ -28,8 +28,25 @@ import FileStore
 //   return   on SIGTERM/SIGINT, unfinished claims go back to new/ with k unchanged.
 //   reap     a claim is stale if, on this host, its pid is gone or belongs to a newer process
 //            (start time differs), or, from another host, both its worker's heartbeat file and the
-//            claim itself are older than the lease by the file system's clock. Stale claims count
-//            as a crashed attempt.
+//            claim itself are older than the lease by the file system's clock. A stale claim goes
+//            back to new/ as a run death (no attempt charged, see Reaper.swift). A claim whose
+//            name cannot be read (no pid, a hand-made name) has no owner to check: it is stale
+//            once the later of its mtime and ctime is older than the lease.
+//   versions one job name = one archive file, which the user may edit. At most one version of a
+//            job is live (in new/, running/ or failed/) and the newest queued wins, whatever
+//            finishes last. So: enqueue supersedes: before and after renaming the new copy into
+//            new/NAME it removes every other copy of NAME from new/ (NAME~a<k>…), running/
+//            (claims, live or dead: their workers' acks then find nothing) and failed/ (with the
+//            sidecar); done/NAME stays listed until the new version replaces it. The reaper
+//            removes, and does not give back, a stale claim whose job has a copy in new/ (that
+//            copy came later). An ack finding new/NAME removes its claim instead of moving it to
+//            done/: a newer version was queued while it ran. A superseded worker reports
+//            nothing as published; its images are orphans the next pruning listing removes.
+//   forget   `tracksnap forget` removes a job from every folder and from the archive index; the
+//            next listing drops it from the site (a track deleted from the archive otherwise
+//            stays: done/ holds its bytes, the site is a history).
+//   mtimes   enqueue's copy keeps the archive file's mtime (the listing dates a track without
+//            times by it), so a claim's own mtime says nothing about its worker: heartbeat files do.
 //
 // Where this differs from the design note: staging files for outputs live next to their final
 // name (`.NAME.tmp~host~pid~rand`, FileStore.TemporaryName) rather than in Output/.tmp, so EXDEV
@@ -132,9 +149,49 @@ public struct JobQueue: Sendable {
     public func path(of claim: Claim) -> String { layout.running + "/" + claim.fileName }
 
     /// Marks a claim finished: moves it to done/ and removes an older quarantine of the same name.
-    public func acknowledge(_ claim: Claim) throws(FileError) {
-        guard try FileStore.move(path(of: claim), to: layout.done + "/" + claim.name) else { return }
+    /// Returns false when the claim was superseded while it ran (enqueue removed it, or a newer
+    /// copy of the job waits in new/): nothing lands in done/, and the caller must not report
+    /// this version as the job's content.
+    @discardableResult
+    public func acknowledge(_ claim: Claim) throws(FileError) -> Bool {
+        if FileStore.exists(layout.new + "/" + claim.name) {
+            try FileStore.remove(path(of: claim))
+            return false
+        }
+        guard try FileStore.move(path(of: claim), to: layout.done + "/" + claim.name) else { return false }
         try removeQuarantine(of: claim.name)
+        return true
+    }
+
+    /// Whether a claim still exists (a superseded one was removed by enqueue or `forget`).
+    public func isHeld(_ claim: Claim) -> Bool { FileStore.exists(path(of: claim)) }
+
+    /// Removes every copy of job `name` except the file whose inode is `keepingInode`: the ready
+    /// files among `readyFileNames` (names in new/), its claims in running/ (live or dead), its
+    /// quarantine in failed/ with the sidecar and, with `includingDone`, done/`name`. Returns
+    /// how many files were removed. Used when a newer version is queued, and by `forget`.
+    @discardableResult
+    public func removeCopies(of name: String, readyFileNames: [String], keepingInode: UInt64?, includingDone: Bool = false) throws(FileError) -> Int {
+        var removed = 0
+        func removeUnlessKept(_ path: String) throws(FileError) -> Bool {
+            guard let status = try FileStore.status(path) else { return false }
+            if let keepingInode, status.inode == keepingInode { return false }
+            try FileStore.remove(path)
+            removed += 1
+            return true
+        }
+        for fileName in readyFileNames where JobName.parseReady(fileName).name == name {
+            _ = try removeUnlessKept(layout.new + "/" + fileName)
+        }
+        for fileName in try FileStore.listDirectory(layout.running) where !fileName.hasPrefix(".") {
+            guard Claim(fileName: fileName)?.name == name else { continue }
+            _ = try removeUnlessKept(layout.running + "/" + fileName)
+        }
+        if try removeUnlessKept(layout.failed + "/" + name) {
+            try FileStore.remove(layout.failed + "/" + JobName.sidecarName(for: name))
+        }
+        if includingDone { _ = try removeUnlessKept(layout.done + "/" + name) }
+        return removed
     }
 
     /// Quarantines a claim at once (invalid input, or the last attempt): sidecar first, then the job.
@@ -163,17 +220,22 @@ public struct JobQueue: Sendable {
     /// quarantined. Returns whether it was quarantined.
     @discardableResult
     public func returnAfterRunDied(_ claim: Claim, message: String) throws(FileError) -> Bool {
+        try returnAfterRunDied(claim, path: path(of: claim), message: message)
+    }
+
+    /// `returnAfterRunDied` for the claim file at `path` (a claim whose name did not parse).
+    func returnAfterRunDied(_ claim: Claim, path: String, message: String) throws(FileError) -> Bool {
         let interruptions = claim.interruptions + 1
         if interruptions >= maxInterruptions {
             let record = FailureRecord(
                 job: claim.name, failureClass: .crash,
                 message: "\(message); the run died \(interruptions) times while this job was in flight, so the job may be what kills it",
                 attempts: claim.attempt - 1, version: version)
-            try quarantine(path: path(of: claim), name: claim.name, failure: record)
+            try quarantine(path: path, name: claim.name, failure: record)
             return true
         }
         try FileStore.move(
-            path(of: claim),
+            path,
             to: layout.new + "/" + JobName.readyFileName(claim.name, previousAttempts: claim.attempt - 1, interruptions: interruptions))
         return false
     }
@@ -198,7 +260,7 @@ public struct JobQueue: Sendable {
 
     /// Moves quarantined jobs back to new/ with their attempts and interruptions reset and their
     /// failure records removed (`tracksnap retry`). `names` nil: every job in failed/. Returns the
-    /// names moved; a name not in failed/ is skipped.
+    /// names moved; a name that is not a quarantined job (see `isQuarantinedJob`) is skipped.
     public func retry(_ names: [String]?) throws(FileError) -> [String] {
         var candidates = names ?? []
         if names == nil {
@@ -207,7 +269,7 @@ public struct JobQueue: Sendable {
         var moved: [String] = []
         for name in candidates {
             let job = layout.failed + "/" + name
-            guard FileStore.exists(job), !name.contains("/") else { continue }
+            guard isQuarantinedJob(name) else { continue }
             guard try FileStore.move(job, to: layout.new + "/" + name) else { continue }
             try FileStore.remove(layout.failed + "/" + JobName.sidecarName(for: name))
             moved.append(name)
@@ -215,7 +277,20 @@ public struct JobQueue: Sendable {
         return moved
     }
 
+    /// Whether `name` is a job in failed/: a valid job name (`JobName.isValid`: not "" or "." or
+    /// "..", no "/"; "" would make failed/ itself the job), a regular file there, and not the
+    /// sidecar of another quarantined job.
+    public func isQuarantinedJob(_ name: String) -> Bool {
+        guard JobName.isValid(name), let status = (try? FileStore.status(layout.failed + "/" + name)) ?? nil, status.isRegularFile else {
+            return false
+        }
+        if name.hasSuffix(".error"), FileStore.exists(layout.failed + "/" + String(name.dropLast(".error".count))) { return false }
+        return true
+    }
+
     private func quarantine(path: String, name: String, failure: FailureRecord) throws(FileError) {
+        // A claim superseded while it ran is gone: its record must not land beside a newer version.
+        guard FileStore.exists(path) else { return }
         try FileStore.writeAtomically(failure.jsonBytes(), to: layout.failed + "/" + JobName.sidecarName(for: name))
         guard try FileStore.move(path, to: layout.failed + "/" + name) else { return }
         // A job is in exactly one place: an older success of the same name is superseded.

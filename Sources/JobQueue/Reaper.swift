@@ -6,6 +6,9 @@ public struct ReapReport: Sendable, Equatable {
     public var returned: [String] = []
     /// Stale claims quarantined because their runs died `maxInterruptions` times with them in flight.
     public var quarantined: [String] = []
+    /// Stale claims removed because a newer copy of their job waits in new/ (an edited archive
+    /// file queued again after the run died): given back, the old version would render too.
+    public var superseded: [String] = []
     /// Staging files of dead writers removed.
     public var temporariesRemoved = 0
 
@@ -29,13 +32,36 @@ extension JobQueue {
     public func reap(leaseSeconds: Double, stagingDirectories: [String] = []) throws(FileError) -> ReapReport {
         var report = ReapReport()
         let fileSystemNow = try fileSystemNowNanoseconds()
+        var readyNames: Set<String>?
         for fileName in try FileStore.listDirectory(layout.running) where !fileName.hasPrefix(".") {
-            guard let claim = Claim(fileName: fileName), isStale(claim, fileName: fileName, now: fileSystemNow, leaseSeconds: leaseSeconds)
-            else { continue }
-            let message = claim.host == identity.host
-                ? "the run was killed (its worker, pid \(claim.pid), is gone and nothing settled its claim)"
-                : "the run on \(claim.host) stopped its heartbeat for more than \(Int(leaseSeconds)) s"
-            if try returnAfterRunDied(claim, message: message) {
+            let path = layout.running + "/" + fileName
+            var message: String
+            let claim: Claim
+            if let parsed = Claim(fileName: fileName) {
+                guard isStale(parsed, fileName: fileName, now: fileSystemNow, leaseSeconds: leaseSeconds) else { continue }
+                claim = parsed
+                message = claim.host == identity.host
+                    ? "the run was killed (its worker, pid \(claim.pid), is gone and nothing settled its claim)"
+                    : "the run on \(claim.host) stopped its heartbeat for more than \(Int(leaseSeconds)) s"
+            } else {
+                // No owner to ask: a hand-made or damaged claim name. Its mtime is the archive
+                // file's; the rename into running/ set its ctime. Left alone for a lease, as a
+                // silent foreign host's claim is, then given back.
+                guard let status = try FileStore.status(path),
+                    Double(fileSystemNow - max(status.modificationNanoseconds, status.statusChangeNanoseconds)) / 1e9 > leaseSeconds
+                else { continue }
+                claim = Self.looseClaim(fileName)
+                message = "its claim \(fileName) names no process that could be checked, and it was older than the \(Int(leaseSeconds)) s lease"
+            }
+            if readyNames == nil {
+                readyNames = Set(try FileStore.listDirectory(layout.new).filter { !JobName.isIgnored($0) }.map { JobName.parseReady($0).name })
+            }
+            if readyNames?.contains(claim.name) == true {
+                try FileStore.remove(path)
+                report.superseded.append(claim.name)
+                continue
+            }
+            if try returnAfterRunDied(claim, path: path, message: message) {
                 report.quarantined.append(claim.name)
             } else {
                 report.returned.append(claim.name)
@@ -46,6 +72,20 @@ extension JobQueue {
             report.temporariesRemoved += try sweepTemporaries(in: directory, now: fileSystemNow, leaseSeconds: leaseSeconds)
         }
         return report
+    }
+
+    /// A claim description for a running/ name that does not parse: the job name and counts when
+    /// the counts field (`a<k>` or `a<k>r<n>`) is where a claim has it, else the whole name as a
+    /// first attempt. Its owner is unknown (pid 0).
+    static func looseClaim(_ fileName: String) -> Claim {
+        let fields = fileName.split(separator: "~", omittingEmptySubsequences: false)
+        if fields.count >= 5, let counts = JobName.parseCounts(fields[fields.count - 4]), counts.attempts >= 1 {
+            let name = fields[..<(fields.count - 4)].joined(separator: "~")
+            if JobName.isValid(name) {
+                return Claim(name: name, attempt: counts.attempts, interruptions: counts.interruptions, host: "", pid: 0, startTicks: 0)
+            }
+        }
+        return Claim(name: fileName, attempt: 1, host: "", pid: 0, startTicks: 0)
     }
 
     private func isStale(_ claim: Claim, fileName: String, now: Int64, leaseSeconds: Double) -> Bool {

@@ -13,6 +13,7 @@ enum Command {
     case run(RunRequest)
     case status(StatusRequest)
     case retry(RetryRequest)
+    case forget(ForgetRequest)
     case listing(RunConfiguration)
     /// Internal: one worker process of `run` (not in --help; started by the supervisor).
     case worker(RunConfiguration)
@@ -50,6 +51,13 @@ struct RetryRequest {
     var jobsDirectory = "Jobs"
 }
 
+/// `tracksnap forget`.
+struct ForgetRequest {
+    /// Job names (as `status` prints them) or archive file paths.
+    var jobs: [String] = []
+    var jobsDirectory = "Jobs"
+}
+
 /// `tracksnap status`.
 struct StatusRequest {
     var jobsDirectory = "Jobs"
@@ -69,6 +77,7 @@ enum CommandLineParser {
         case "run": return try parseRun(&scanner, environment: environment)
         case "status": return try parseStatus(&scanner)
         case "retry": return try parseRetry(&scanner)
+        case "forget": return try parseForget(&scanner)
         case "listing": return try parseListing(&scanner)
         case "__worker": return .worker(try parseWorker(&scanner, environment: environment))
         default: throw UsageError(message: "unknown command '\(first)'")
@@ -232,6 +241,21 @@ enum CommandLineParser {
             throw UsageError(message: request.all ? "retry takes job names or --all, not both" : "retry needs job names or --all")
         }
         return .retry(request)
+    }
+
+    private static func parseForget(_ scanner: inout ArgumentScanner) throws -> Command {
+        var request = ForgetRequest()
+        while let argument = scanner.next() {
+            switch argument {
+            case "-h", "--help": return .help(topic: "forget")
+            case "--jobs": request.jobsDirectory = try scanner.value()
+            default:
+                try scanner.refuseOption(argument)
+                request.jobs.append(argument)
+            }
+        }
+        guard !request.jobs.isEmpty else { throw UsageError(message: "forget needs job names or archive file paths") }
+        return .forget(request)
     }
 
     private static func parseListing(_ scanner: inout ArgumentScanner) throws -> Command {

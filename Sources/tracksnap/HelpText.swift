@@ -1,7 +1,7 @@
 /// The text of `--help`. Kept next to the parser so the two tell the same story.
 enum HelpText {
     /// The commands with a help page of their own.
-    static let topics: Set<String> = ["render", "enqueue", "run", "status", "retry", "listing"]
+    static let topics: Set<String> = ["render", "enqueue", "run", "status", "retry", "forget", "listing"]
 
     static func text(for topic: String?) -> String {
         switch topic {
@@ -10,6 +10,7 @@ enum HelpText {
         case "run": return run
         case "status": return status
         case "retry": return retry
+        case "forget": return forget
         case "listing": return listing
         default: return overview
         }
@@ -26,6 +27,7 @@ enum HelpText {
                         [--tile-cache DIR] [--offline]] [--quiet] [--json]
           tracksnap status [--jobs DIR] [--json]
           tracksnap retry JOB... | --all [--jobs DIR]
+          tracksnap forget JOB|PATH... [--jobs DIR]
           tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--basemap SOURCE]
                         [--allow-empty]
           tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--style FILE]
@@ -39,6 +41,7 @@ enum HelpText {
                     OUTPUT/index.html and OUTPUT/index.json. Unchanged tracks are cache hits.
           status    Counts of queued, running, done and failed jobs, and why each failure failed.
           retry     Put quarantined jobs back in the queue with their attempts reset.
+          forget    Take tracks off the queue and, at the next run or listing, off the site.
           listing   Rebuild the listing from all finished jobs (the fan-in step after sharded runs).
           render    Draw one track file as a PNG map snapshot.
 
@@ -129,6 +132,28 @@ enum HelpText {
         Exit status 2 when a named job is not in DIR/failed (the others are still moved).
         """
 
+    static let forget = """
+        USAGE
+          tracksnap forget JOB|PATH... [--jobs DIR]
+
+        Removes each job (a name as 'tracksnap status' lists it, or the path of its archive
+        file, which may be deleted already) from DIR/new, DIR/running, DIR/done and DIR/failed
+        and from the archive index. The next 'tracksnap run' or 'tracksnap listing' drops the
+        track from the site and removes its images and detail page.
+
+        A track deleted from the archive is not forgotten by itself: it stays on the site (the
+        queue keeps a copy of its bytes), because the site is a history and an archive folder
+        that is missing (moved, on an unmounted disk) must not empty it. Forget a track to take
+        it off, e.g. a private one.
+
+        OPTIONS
+          --jobs DIR    the queue (default Jobs)
+          -h, --help    show this help
+
+        Exit status 2 when an argument names no job and no archive file the queue knows (the
+        others are still forgotten).
+        """
+
     static let enqueue = """
         USAGE
           tracksnap enqueue PATH... [--jobs DIR] [--quiet]
@@ -139,7 +164,11 @@ enum HelpText {
         are 0700). A file modified in the last 3 seconds is waited for, and left for the next
         enqueue if it is still changing.
         Your files are never moved, modified or deleted. A file unchanged (size, mtime, inode)
-        since it was last queued is not queued again, so a nightly enqueue is cheap.
+        since it was last queued is not queued again, so a nightly enqueue is cheap. A changed
+        file replaces its older version wherever that is in the queue (waiting, being rendered,
+        quarantined): only the newest version is rendered and listed. The copy keeps the file's
+        mtime, which dates a track that records no times. A deleted file's track stays on the
+        site until 'tracksnap forget' removes it.
 
         OPTIONS
           --jobs DIR     the queue folder (default Jobs)

@@ -55,11 +55,38 @@ enum QueueCommands {
         guard queue.isQueue else {
             throw UsageError(message: "no job queue at '\(request.jobsDirectory)' (create one with 'tracksnap enqueue')")
         }
+        // "" would be failed/ itself (renamed over new/), ".." the queue: refused before anything moves.
+        for name in request.jobs where !JobName.isValid(name) {
+            throw UsageError(message: "retry: \(FileStore.quoted(name)) is not a job name (as 'tracksnap status' lists them): nothing was moved")
+        }
         let moved = try queue.retry(request.all ? nil : request.jobs)
         let missing = request.all ? [] : request.jobs.filter { !moved.contains($0) }
         for name in missing { StandardError.write("tracksnap: retry: no quarantined job named \(FileStore.quoted(name)) in \(queue.layout.failed)\n") }
-        StandardError.write("tracksnap: \(moved.count) job(s) back in the queue with their attempts reset; 'tracksnap run' renders them\n")
+        if !moved.isEmpty || request.all {
+            StandardError.write("tracksnap: \(moved.count) job(s) back in the queue with their attempts reset; 'tracksnap run' renders them\n")
+        }
         return missing.isEmpty ? .success : .usage
+    }
+
+    static func forget(_ request: ForgetRequest) throws -> ExitStatus {
+        let queue = JobQueue(root: request.jobsDirectory)
+        guard queue.isQueue else {
+            throw UsageError(message: "no job queue at '\(request.jobsDirectory)' (create one with 'tracksnap enqueue')")
+        }
+        // A name with a "/" is an archive file's path (it may be deleted already); the rest are
+        // job names as 'tracksnap status' lists them.
+        for name in request.jobs where !name.contains("/") && !JobName.isValid(name) {
+            throw UsageError(message: "forget: \(FileStore.quoted(name)) is neither a job name nor an archive file's path: nothing was forgotten")
+        }
+        let report = try queue.forget(request.jobs)
+        for name in report.unknown {
+            StandardError.write("tracksnap: forget: no job and no archive file named \(FileStore.quoted(name)) in \(request.jobsDirectory)\n")
+        }
+        if !report.forgotten.isEmpty {
+            StandardError.write(
+                "tracksnap: forgot \(report.forgotten.count) job(s); the next 'tracksnap run' or 'tracksnap listing' takes them off the site and removes their images and pages\n")
+        }
+        return report.unknown.isEmpty ? .success : .usage
     }
 
     static func status(_ request: StatusRequest) throws -> ExitStatus {

@@ -37,6 +37,8 @@ do {
         status = try QueueCommands.status(request)
     case .retry(let request):
         status = try QueueCommands.retry(request)
+    case .forget(let request):
+        status = try QueueCommands.forget(request)
     case .listing(let configuration):
         status = try QueueCommands.listing(configuration)
     case .worker(let configuration):

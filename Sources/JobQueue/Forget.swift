@@ -1,0 +1,52 @@
+import FileStore
+
+/// What `tracksnap forget` did.
+public struct ForgetReport: Sendable, Equatable {
+    /// Job names removed from the queue (and from the archive index).
+    public var forgotten: [String] = []
+    /// Arguments that named no job and no archive file the queue knows.
+    public var unknown: [String] = []
+
+    /// An empty report.
+    public init() {}
+}
+
+extension JobQueue {
+    /// Removes jobs from every folder (new/, running/, done/, failed/ with the sidecar) and from
+    /// the archive index, so that the next listing drops their tracks from the site and prunes
+    /// their images and pages, and enqueue queues the archive file again only if it is still
+    /// there. An argument with a "/" is an archive file's path (deleted or not), the rest job
+    /// names. A track deleted from the archive is not forgotten by itself: the site is a
+    /// history, and an archive on an unmounted disk must not empty it.
+    public func forget(_ namesOrPaths: [String]) throws(FileError) -> ForgetReport {
+        var index = ArchiveIndex.load(layout.archiveIndex)
+        var readyFileNames: [String: [String]] = [:]
+        for fileName in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(fileName) {
+            readyFileNames[JobName.parseReady(fileName).name, default: []].append(fileName)
+        }
+        var report = ForgetReport()
+        var indexChanged = false
+        for argument in namesOrPaths {
+            var name = argument
+            if argument.contains("/") {
+                let path = ArchiveEnqueuer.absolute(argument)
+                name = index.entries[path]?.jobName ?? JobName.forArchiveFile(absolutePath: path)
+            }
+            guard JobName.isValid(name) else {
+                report.unknown.append(argument)
+                continue
+            }
+            let removedFiles = try removeCopies(of: name, readyFileNames: readyFileNames[name] ?? [], keepingInode: nil, includingDone: true)
+            let removedEntries = index.remove(jobName: name)
+            indexChanged = indexChanged || removedEntries > 0
+            if removedFiles > 0 || removedEntries > 0 {
+                report.forgotten.append(name)
+            } else {
+                report.unknown.append(argument)
+            }
+        }
+        if indexChanged { try index.save(layout.archiveIndex) }
+        if !report.forgotten.isEmpty { try FileStore.syncDirectory(layout.done) }
+        return report
+    }
+}

@@ -1,0 +1,116 @@
+import FileStore
+import Foundation
+import JobQueue
+import Testing
+
+/// Issue 26 item 1: two versions of one archive file are never both live in the queue, and the
+/// newer one wins whatever finishes last.
+@Suite struct SupersedeTests {
+    /// Rewrites `path` in place (same inode), as an editor saving over the file does.
+    private func editInPlace(_ path: String, _ text: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.truncateFile(atOffset: 0)
+        handle.write(Data(text.utf8))
+        handle.closeFile()
+    }
+
+    private func contents(_ path: String) -> String? {
+        (try? FileStore.readFile(path)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func aNewerVersionSupersedesTheOlderClaimAndWinsWhateverFinishesLast() throws {
+        let sandbox = try QueueSandbox()
+        let file = sandbox.root + "/archive/track.gpx"
+        try FileStore.createDirectories([sandbox.root + "/archive"])
+        try FileStore.writeAtomically(Array("<gpx>v1</gpx>".utf8), to: file)
+        sandbox.age(file, seconds: 3600)
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        _ = try enqueuer.enqueue([file])
+        let first = try #require(try sandbox.queue.readyJobs().ready.first)
+        let claimOfFirst = try #require(try sandbox.queue.claim(first).claim)
+        // The user edits the file while v1 renders; the nightly enqueue queues v2.
+        try editInPlace(file, "<gpx>version two</gpx>")
+        sandbox.age(file, seconds: 1800)
+        _ = try enqueuer.enqueue([file])
+        #expect(try sandbox.names(sandbox.queue.layout.running) == [], "the v1 claim is still live beside v2")
+        let second = try #require(try sandbox.queue.readyJobs().ready.first)
+        let claimOfSecond = try #require(try sandbox.queue.claim(second).claim)
+        _ = try sandbox.queue.acknowledge(claimOfSecond)
+        // v1 finishes last: it must not land over v2.
+        _ = try sandbox.queue.acknowledge(claimOfFirst)
+        #expect(contents(sandbox.queue.layout.done + "/" + first.name) == "<gpx>version two</gpx>")
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [])
+    }
+
+    @Test func theReaperDoesNotResurrectAClaimANewerCopySuperseded() throws {
+        let sandbox = try QueueSandbox()
+        let dead = Claim(name: "track.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try QueueSandbox.deadPid(), startTicks: 1)
+        try FileStore.writeAtomically(Array("v1".utf8), to: sandbox.queue.layout.running + "/" + dead.fileName)
+        try sandbox.drop("track.gpx", "v2")
+        let report = try sandbox.queue.reap(leaseSeconds: 600)
+        #expect(report.returned == [])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == ["track.gpx"])
+        #expect(try sandbox.names(sandbox.queue.layout.running) == [])
+        #expect(contents(sandbox.queue.layout.new + "/track.gpx") == "v2")
+    }
+
+    @Test func aNewerVersionSupersedesAnOlderQuarantineAndOlderReadyCopies() throws {
+        let sandbox = try QueueSandbox()
+        let file = sandbox.root + "/archive/track.gpx"
+        try FileStore.createDirectories([sandbox.root + "/archive"])
+        try FileStore.writeAtomically(Array("v1".utf8), to: file)
+        sandbox.age(file, seconds: 3600)
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        _ = try enqueuer.enqueue([file])
+        let job = try #require(try sandbox.queue.readyJobs().ready.first)
+        let claim = try #require(try sandbox.queue.claim(job).claim)
+        try sandbox.queue.quarantine(claim, failureClass: .invalidInput, message: "v1 is broken")
+        try editInPlace(file, "v2, repaired")
+        sandbox.age(file, seconds: 1800)
+        _ = try enqueuer.enqueue([file])
+        #expect(try sandbox.names(sandbox.queue.layout.failed) == [])
+        #expect(try QueueStatus.read(sandbox.queue).failed == [])
+        // An older copy given back with attempts (NAME~a1) is superseded too.
+        try FileStore.writeAtomically(Array("v2, repaired".utf8), to: sandbox.queue.layout.new + "/" + job.name + "~a1")
+        try editInPlace(file, "v3")
+        sandbox.age(file, seconds: 900)
+        _ = try enqueuer.enqueue([file])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [job.name])
+        #expect(contents(sandbox.queue.layout.new + "/" + job.name) == "v3")
+    }
+}
+
+/// Issue 21 item 10: claims whose owner cannot be read are not left in running/ for ever.
+@Suite struct UnreadableClaimTests {
+    @Test func aClaimWithAnUnparsablePidIsReapedOnceItsLeaseIsOver() throws {
+        let sandbox = try QueueSandbox()
+        let odd = sandbox.queue.layout.running + "/odd.gpx~a2~node~not-a-pid~5"
+        let bare = sandbox.queue.layout.running + "/bare.gpx"
+        try FileStore.writeAtomically([1], to: odd)
+        try FileStore.writeAtomically([2], to: bare)
+        // Its owner cannot be checked, so it is given the lease a foreign host's claim gets.
+        #expect(try sandbox.queue.reap(leaseSeconds: 600).returned == [])
+        #expect(try sandbox.names(sandbox.queue.layout.running).count == 2)
+        usleep(50_000)
+        let report = try sandbox.queue.reap(leaseSeconds: 0.01)
+        #expect(report.returned.sorted() == ["bare.gpx", "odd.gpx"])
+        #expect(try sandbox.names(sandbox.queue.layout.running) == [])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == ["bare.gpx~a0r1", "odd.gpx~a1r1"])
+        #expect(try QueueStatus.read(sandbox.queue).running == 0)
+    }
+}
+
+/// Issue 21 item 4: job names given to retry are checked before anything moves.
+@Suite struct RetryNameTests {
+    @Test func retryRefusesNamesThatAreNotQuarantinedJobs() throws {
+        let sandbox = try QueueSandbox()
+        try FileStore.writeAtomically([1], to: sandbox.queue.layout.failed + "/bad.gpx")
+        try FileStore.writeAtomically([2], to: sandbox.queue.layout.failed + "/bad.gpx.error")
+        for name in ["", ".", "..", "../failed", "bad.gpx/", "bad.gpx.error"] {
+            #expect(try sandbox.queue.retry([name]) == [], "'\(name)'")
+        }
+        #expect(try sandbox.names(sandbox.queue.layout.failed) == ["bad.gpx", "bad.gpx.error"])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [])
+        #expect(try sandbox.queue.retry(["bad.gpx"]) == ["bad.gpx"])
+    }
+}
