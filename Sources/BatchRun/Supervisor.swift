@@ -100,6 +100,9 @@ public final class Supervisor {
             }
             let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: listing.stagingDirectories)
             if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
+            if !reaped.superseded.isEmpty {
+                reporter.note("dropped \(reaped.superseded.count) claim(s) of a run that was killed: a newer version of each is queued")
+            }
             for job in reaped.quarantined {
                 summary.failed += 1
                 record(job: job, failureClass: FailureClass.crash.rawValue, message: "the run died \(queue.maxInterruptions) times while it was in flight")
@@ -142,7 +145,7 @@ public final class Supervisor {
         guard previous != stamp else { return }
         var moved = 0
         for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
-            if try FileStore.move(queue.layout.done + "/" + job, to: queue.layout.new + "/" + job) { moved += 1 }
+            if try queue.requeueFinished(job) { moved += 1 }
         }
         if moved > 0 { reporter.note("render settings changed: \(moved) finished job(s) queued again") }
         try FileStore.writeAtomically(Array(stamp.utf8), to: store.settingsStampPath)
@@ -163,7 +166,7 @@ public final class Supervisor {
             let path = queue.layout.done + "/" + job
             let inode = try FileStore.status(path)?.inode
             let isArchiveFile = inode != nil && inode == archiveInodes[job]
-            guard try FileStore.move(path, to: queue.layout.new + "/" + job) else { continue }
+            guard try queue.requeueFinished(job) else { continue }
             if isArchiveFile { changed += 1 } else { lost += 1 }
         }
         if changed > 0 {

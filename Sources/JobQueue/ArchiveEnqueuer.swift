@@ -26,6 +26,11 @@ public struct EnqueueReport: Sendable, Equatable {
     public var skippedFolderLinks: [String] = []
     /// Files and folders that could not be queued, with the reason; the rest were queued.
     public var skipped: [Skip] = []
+    /// With `mirrors`: archive files gone since they were queued, whose jobs were forgotten.
+    public var forgotten: [String] = []
+    /// With `mirrors`: folders where every file queued before is gone (an unmounted disk looks
+    /// like an empty folder), so nothing under them was forgotten.
+    public var mirrorRefused: [String] = []
 
     /// A path not queued, and why.
     public struct Skip: Sendable, Equatable {
@@ -68,6 +73,10 @@ public struct ArchiveEnqueuer: Sendable {
     /// Larger files are not queued (the readers' input limit, applied here too so that a huge
     /// file is not copied only to be refused). Default: 1 GiB.
     public var maximumFileBytes = 1 << 30
+    /// `enqueue --mirror`: also forget the jobs of archive files under the given paths that are
+    /// gone (see `JobQueue.forget`), so the next listing takes their tracks off the site.
+    /// Default: false: the site is a history, and a deleted file's track stays.
+    public var mirrors = false
 
     /// An enqueuer for `queue`.
     public init(queue: JobQueue) {
@@ -143,9 +152,32 @@ public struct ArchiveEnqueuer: Sendable {
                 report.queued += 1
             }
         }
+        if mirrors { try forgetDeletedFiles(under: paths, index: &index, readyFileNames: readyFileNames, report: &report) }
         if report.queued > 0 { try FileStore.syncDirectory(queue.layout.new) }
         try index.save(queue.layout.archiveIndex)
         return report
+    }
+
+    /// `--mirror`: forgets the jobs of indexed archive files under `paths` that no longer exist,
+    /// unless every indexed file under a path is gone (then it is more likely unmounted).
+    private func forgetDeletedFiles(
+        under paths: [String], index: inout ArchiveIndex, readyFileNames: [String: [String]], report: inout EnqueueReport
+    ) throws(FileError) {
+        for root in paths.map(Self.absolute) {
+            let prefix = root == "/" ? root : root + "/"
+            let under = index.entries.filter { $0.key == root || $0.key.hasPrefix(prefix) }
+            let gone = under.filter { (try? FileStore.statusFollowingLinks($0.key)) ?? nil == nil }
+            guard !gone.isEmpty else { continue }
+            guard gone.count < under.count else {
+                report.mirrorRefused.append(root)
+                continue
+            }
+            for (path, entry) in gone.sorted(by: { $0.key < $1.key }) {
+                try queue.removeCopies(of: entry.jobName, readyFileNames: readyFileNames[entry.jobName] ?? [], keepingInode: nil, includingDone: true)
+                index.remove(jobName: entry.jobName)
+                report.forgotten.append(path)
+            }
+        }
     }
 
     private func jobExists(_ name: String) -> Bool {

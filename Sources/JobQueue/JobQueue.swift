@@ -42,6 +42,8 @@ import FileStore
 //            copy came later). An ack finding new/NAME removes its claim instead of moving it to
 //            done/: a newer version was queued while it ran. A superseded worker reports
 //            nothing as published; its images are orphans the next pruning listing removes.
+//            Moving done/ back to new/ (settings changed, images lost) skips a job with a
+//            newer copy waiting in new/.
 //   forget   `tracksnap forget` removes a job from every folder and from the archive index; the
 //            next listing drops it from the site (a track deleted from the archive otherwise
 //            stays: done/ holds its bytes, the site is a history).
@@ -161,6 +163,14 @@ public struct JobQueue: Sendable {
         guard try FileStore.move(path(of: claim), to: layout.done + "/" + claim.name) else { return false }
         try removeQuarantine(of: claim.name)
         return true
+    }
+
+    /// Puts a finished job back in new/ (settings changed, images lost), unless a newer copy of
+    /// it already waits there: moving done/ over it would replace the newer version with the
+    /// older one. Returns whether it moved.
+    public func requeueFinished(_ name: String) throws(FileError) -> Bool {
+        guard !FileStore.exists(layout.new + "/" + name) else { return false }
+        return try FileStore.move(layout.done + "/" + name, to: layout.new + "/" + name)
     }
 
     /// Whether a claim still exists (a superseded one was removed by enqueue or `forget`).

@@ -34,6 +34,8 @@ struct EnqueueRequest {
     var paths: [String] = []
     var jobsDirectory = "Jobs"
     var quiet = false
+    /// `--mirror`: forget the jobs of archive files that are gone.
+    var mirror = false
 }
 
 /// `tracksnap run`.
@@ -146,6 +148,7 @@ enum CommandLineParser {
             case "-h", "--help": return .help(topic: "enqueue")
             case "--jobs": request.jobsDirectory = try scanner.value()
             case "--quiet", "-q": request.quiet = true
+            case "--mirror": request.mirror = true
             default:
                 try scanner.refuseOption(argument)
                 request.paths.append(argument)

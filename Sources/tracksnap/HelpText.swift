@@ -20,7 +20,7 @@ enum HelpText {
         tracksnap \(TrackSnapVersion.string): map snapshots (PNG) of recorded GPS tracks.
 
         USAGE
-          tracksnap enqueue PATH... [--jobs DIR] [--quiet]
+          tracksnap enqueue PATH... [--jobs DIR] [--mirror] [--quiet]
           tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
                         [--style FILE] [--theme light|dark] [--color-by none|speed|elevation]
                         [--memory-limit MB] [--basemap SOURCE [--basemap-opacity X] [--attribution TEXT]
@@ -156,7 +156,7 @@ enum HelpText {
 
     static let enqueue = """
         USAGE
-          tracksnap enqueue PATH... [--jobs DIR] [--quiet]
+          tracksnap enqueue PATH... [--jobs DIR] [--mirror] [--quiet]
 
         Queues every track file (.gpx .tcx .fit .kml .kmz .geojson .json .csv, optionally .gz)
         under the given files and folders, recursively (dot-files and the queue itself are
@@ -168,10 +168,14 @@ enum HelpText {
         file replaces its older version wherever that is in the queue (waiting, being rendered,
         quarantined): only the newest version is rendered and listed. The copy keeps the file's
         mtime, which dates a track that records no times. A deleted file's track stays on the
-        site until 'tracksnap forget' removes it.
+        site (the default: the site is a history, and a folder on an unmounted disk must not
+        empty it) until 'tracksnap forget' or --mirror removes it.
 
         OPTIONS
           --jobs DIR     the queue folder (default Jobs)
+          --mirror       also forget the tracks of files under PATH that were deleted since they
+                         were queued (the next run or listing takes them off the site); when
+                         every file queued from a PATH is gone, nothing is forgotten (exit 1)
           -q, --quiet    no summary line
         """
 

@@ -18,6 +18,7 @@ enum QueueCommands {
         let queue = JobQueue(root: request.jobsDirectory)
         var enqueuer = ArchiveEnqueuer(queue: queue)
         enqueuer.maximumFileBytes = RenderOptions().limits.maximumInputBytes
+        enqueuer.mirrors = request.mirror
         let report = try enqueuer.enqueue(request.paths)
         for folder in report.skippedOutputFolders where !request.quiet {
             StandardError.write("tracksnap: enqueue: skipped \(FileStore.quoted(folder)): a TrackSnap output folder\n")
@@ -31,6 +32,13 @@ enum QueueCommands {
         for skip in report.skipped {
             StandardError.write("tracksnap: enqueue: skipped \(FileStore.quoted(skip.path)): \(skip.reason)\n")
         }
+        for file in report.forgotten where !request.quiet {
+            StandardError.write("tracksnap: enqueue: forgot \(FileStore.quoted(file)): deleted from the archive; the next run or listing takes it off the site\n")
+        }
+        for folder in report.mirrorRefused {
+            StandardError.write(
+                "tracksnap: enqueue: --mirror forgot nothing under \(FileStore.quoted(folder)): every file queued from it is gone (not mounted?); 'tracksnap forget' removes tracks by name\n")
+        }
         if !request.quiet || !report.skipped.isEmpty {
             var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
             if report.skippedNotTracks > 0 { line += ", \(report.skippedNotTracks) skipped: not a track file name" }
@@ -39,7 +47,7 @@ enum QueueCommands {
             StandardError.write((line + ")\n"))
         }
         // The rest is queued; the exit status still tells cron that something was left out.
-        return report.skipped.isEmpty ? .success : .unexpected
+        return report.skipped.isEmpty && report.mirrorRefused.isEmpty ? .success : .unexpected
     }
 
     static func run(_ request: RunRequest) throws -> ExitStatus {

@@ -44,6 +44,26 @@ import TrackSynthesis
         #expect(sandbox.places().values.allSatisfy { $0 == ["done"] } && sandbox.listedTracks().count == 2)
     }
 
+    /// Issue 26 item 1: a style change re-queues every finished job; the older version of an
+    /// edited track must not be moved from done/ over its newer copy waiting in new/.
+    @Test func aSettingsChangeDoesNotPutAnOlderVersionOverANewerOne() throws {
+        let sandbox = try RunSandbox()
+        let names = try sandbox.writeTracks(2)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let job = try #require(sandbox.jobs(in: "done").first { $0.hasSuffix(names[0]) })
+        let edited = SampleCatalog.benchmarkRun(fixCount: 150, seed: 55)
+        try editInPlace(sandbox.archive + "/" + names[0], edited)
+        sandbox.age(sandbox.archive + "/" + names[0], seconds: 1800)
+        try sandbox.enqueueArchive()
+        let dark = sandbox.root + "/dark.json"
+        try FileStore.writeAtomically(Array(#"{"version": 1, "theme": "dark", "detail": false}"#.utf8), to: dark)
+        let result = try sandbox.runQueue(["--style", dark])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileStore.readFile(sandbox.jobs + "/done/" + job) == Array(edited.utf8))
+        #expect(sandbox.jobs(in: "done").count == 2 && sandbox.jobs(in: "new").isEmpty)
+    }
+
     /// Issue 26 item 4: a SIGTERM as soon as the run has started (its lock file exists) ends it
     /// with 0 or 75, never by the signal: with 3,000 jobs to look at, and with nothing queued.
     @Test func aSigtermAtTheStartOfARunExitsZeroOrSeventyFive() throws {
@@ -136,6 +156,27 @@ import TrackSynthesis
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("lost their images or record"), "\(result.stderr)")
         #expect(result.stderr.contains("changed since it was rendered") || result.stderr.contains("changed since they were rendered"), "\(result.stderr)")
+    }
+
+    /// Issue 26, last paragraph: a deleted archive file's track stays by default; `enqueue
+    /// --mirror` forgets it, but not every track of a folder that looks unmounted (empty).
+    @Test func enqueueMirrorForgetsDeletedFilesButNotAnEmptiedFolder() throws {
+        let sandbox = try RunSandbox()
+        let names = try sandbox.writeTracks(3)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        try FileStore.remove(sandbox.archive + "/" + names[0])
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        #expect(sandbox.listedTracks().count == 3)
+        let mirror = try sandbox.run(["enqueue", sandbox.archive, "--jobs", sandbox.jobs, "--mirror"])
+        #expect(mirror.status == 0 && mirror.stderr.contains(names[0]), "\(mirror.stderr)")
+        #expect(try sandbox.runQueue().status == 0)
+        #expect(sandbox.listedTracks().count == 2 && sandbox.jobs(in: "done").count == 2)
+        for name in names.dropFirst() { try FileStore.remove(sandbox.archive + "/" + name) }
+        let emptied = try sandbox.run(["enqueue", sandbox.archive, "--jobs", sandbox.jobs, "--mirror"])
+        #expect(emptied.status == 1 && emptied.stderr.contains("not mounted"), "\(emptied.stderr)")
+        #expect(sandbox.jobs(in: "done").count == 2)
     }
 
     /// Issue 26, last paragraph: `forget` takes a track off the site at the next listing.
