@@ -247,9 +247,9 @@ public final class Supervisor {
             if !environmentalStop { reporter.note("\(job): returned to the queue: \(message)") }
             child.jobEnded(job)
         case let .superseded(job):
-            // Not this run's content for the job: the newer copy in new/ (if any) is rendered.
+            // Not this run's content for the job: a newer copy in new/, if any, is rendered.
             contentByJob[job] = nil
-            reporter.note("\(job): a newer version was queued while this one rendered; it is not published as the track")
+            reporter.note("\(job): its claim was removed while it rendered (a newer version was queued, or it was forgotten): not published as the track")
             child.jobEnded(job)
         case let .stop(message, temporary):
             if temporary && !environmentalStop {

@@ -20,7 +20,7 @@ enum HelpText {
         tracksnap \(TrackSnapVersion.string): map snapshots (PNG) of recorded GPS tracks.
 
         USAGE
-          tracksnap enqueue PATH... [--jobs DIR] [--mirror] [--quiet]
+          tracksnap enqueue PATH... [--jobs DIR] [--quiet] [--mirror]
           tracksnap run [--jobs DIR] [--output DIR] [--workers N] [--shard i/N | --shard auto --shards N]
                         [--style FILE] [--theme light|dark] [--color-by none|speed|elevation]
                         [--memory-limit MB] [--basemap SOURCE [--basemap-opacity X] [--attribution TEXT]
@@ -156,7 +156,7 @@ enum HelpText {
 
     static let enqueue = """
         USAGE
-          tracksnap enqueue PATH... [--jobs DIR] [--mirror] [--quiet]
+          tracksnap enqueue PATH... [--jobs DIR] [--quiet] [--mirror]
 
         Queues every track file (.gpx .tcx .fit .kml .kmz .geojson .json .csv, optionally .gz)
         under the given files and folders, recursively (dot-files and the queue itself are
