@@ -182,8 +182,13 @@ public struct ArchiveEnqueuer: Sendable {
 
     private func jobExists(_ name: String) -> Bool {
         let layout = queue.layout
-        return FileStore.exists(layout.done + "/" + name) || FileStore.exists(layout.new + "/" + name)
-            || FileStore.exists(layout.failed + "/" + name)
+        if FileStore.exists(layout.done + "/" + name) || FileStore.exists(layout.new + "/" + name) || FileStore.exists(layout.failed + "/" + name) {
+            return true
+        }
+        // Being rendered (or claimed by a run that died, which the reaper gives back): queueing
+        // the unchanged file again would supersede that claim and throw its work away.
+        let claims = (try? FileStore.listDirectory(layout.running)) ?? []
+        return claims.contains { Claim(fileName: $0)?.name == name }
     }
 
     /// Copies into tmp/ (owner read-only), then renames into new/, superseding every older copy

@@ -42,6 +42,24 @@ import Testing
         #expect(try sandbox.names(sandbox.queue.layout.new) == [])
     }
 
+    /// An unchanged file whose job is being rendered is not queued again (that would supersede
+    /// the claim and throw its render away).
+    @Test func anUnchangedFileBeingRenderedIsNotQueuedAgain() throws {
+        let sandbox = try QueueSandbox()
+        let file = sandbox.root + "/archive/track.gpx"
+        try FileStore.createDirectories([sandbox.root + "/archive"])
+        try FileStore.writeAtomically(Array("<gpx>v1</gpx>".utf8), to: file)
+        sandbox.age(file, seconds: 3600)
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        _ = try enqueuer.enqueue([file])
+        let job = try #require(try sandbox.queue.readyJobs().ready.first)
+        let claim = try #require(try sandbox.queue.claim(job).claim)
+        let report = try enqueuer.enqueue([file])
+        #expect(report.queued == 0 && report.unchanged == 1)
+        #expect(sandbox.queue.isHeld(claim))
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [])
+    }
+
     @Test func theReaperDoesNotResurrectAClaimANewerCopySuperseded() throws {
         let sandbox = try QueueSandbox()
         let dead = Claim(name: "track.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try QueueSandbox.deadPid(), startTicks: 1)
