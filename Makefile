@@ -12,7 +12,7 @@ RELEASE_BIN := .build/release
 RELEASE_FLAGS := -c release --static-swift-stdlib
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
-.PHONY: thumbnails test test-slurm bench golden samples deps build release install lint clean serve fuzz check-site
+.PHONY: thumbnails test soak test-slurm bench golden samples deps build release install lint clean serve fuzz check-site
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
@@ -36,17 +36,36 @@ install: deps
 
 ## Queue every track in $(ARCHIVE) (default: the samples) and render them into $(OUTPUT)/ with
 ## $(WORKERS) worker processes (default: one per core); refreshes index.html and index.json.
+## With an ARCHIVE of your own, the samples an earlier `make thumbnails` queued are forgotten first,
+## so they leave the site instead of mixing with your tracks.
+SAMPLES := $(abspath Jobs/samples)
 thumbnails: release
+	@if [ "$(abspath $(ARCHIVE))" != "$(SAMPLES)" ] && [ -f "$(JOBS)/.archive-index" ]; then \
+	    samples=$$(cut -f1 "$(JOBS)/.archive-index" | grep -F "$(SAMPLES)/" || true); \
+	    if [ -n "$$samples" ]; then \
+	        echo "Taking the sample tracks off the site: your archive replaces them"; \
+	        printf '%s\0' $$samples | xargs -0 $(TRACKSNAP) forget --jobs $(JOBS); \
+	    fi; \
+	fi
 	$(TRACKSNAP) enqueue $(ARCHIVE) --jobs $(JOBS)
 	$(TRACKSNAP) run --jobs $(JOBS) --output $(OUTPUT) $(if $(WORKERS),--workers $(WORKERS))
 
 ## Unit, reader, raster, PNG and end-to-end tests, then the site in headless Chromium
-## (scripts/site-check.sh; screenshots in $(OUTPUT)/.checks/).
+## (scripts/site-check.sh; screenshots in $(OUTPUT)/.checks/), then twelve nights with faults (soak).
 test: deps
 	@bash scripts/ensure-deps.sh chromium
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SCREENSHOTS=$(OUTPUT)/.checks bash scripts/site-check.sh .build/debug/tracksnap
+	python3 scripts/soak.py --bin .build/debug --seed $(SOAK_SEED) --nights $(SOAK_NIGHTS)
+
+## Many nights of a deployment with a random fault each (kill -9, SIGTERM, disk full, a listing or
+## a second run during the run, retry --all), then the site must equal a clean run of the final
+## archive (scripts/soak.py). `make test` runs one fixed seed; try others with SOAK_SEED=N.
+SOAK_SEED ?= 1
+SOAK_NIGHTS ?= 12
+soak: build
+	python3 scripts/soak.py --bin .build/debug --seed $(SOAK_SEED) --nights $(SOAK_NIGHTS)
 
 ## The shipped Slurm files (deploy/slurm/) on a real one-node Slurm cluster started for the check:
 ## the samples sharded over 4 array tasks and compared with a single-machine run, then the fault

@@ -54,6 +54,7 @@ class Soak:
         self.clock = time.time() - 400 * 86400  # archive files are dated in the past, one day a night
         self.pool_files = []
         self.bad = set()
+        self.last_run_seconds = 1.0  # how long the previous night's run took, to aim the faults
 
     # ---- the archive ------------------------------------------------------------------------
     def prepare(self):
@@ -131,10 +132,12 @@ class Soak:
                             "--style", self.style, "--workers", "2", "--quiet", *extra)
 
     def night(self, number, fault):
-        subprocess.run(self.command("enqueue", self.archive, "--jobs", self.jobs, "--quiet"),
+        subprocess.run(self.command("enqueue", self.archive, "--jobs", self.jobs, "--mirror", "--quiet"),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        moment = self.rng.uniform(0.02, 1.5)
+        # Within the run: a fraction of what the previous night's run took.
+        moment = self.rng.uniform(0.02, 1.0) * self.last_run_seconds
         target = self.rng.choice([self.output, self.jobs])
+        started = time.monotonic()
         run = subprocess.Popen(self.run_command(), start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(moment)
@@ -172,6 +175,8 @@ class Soak:
                 pass
         if filler:
             os.unlink(filler)
+        if fault in ("listing", "retry", "diskfull"):
+            self.last_run_seconds = max(0.2, time.monotonic() - started)
         status = run.returncode
         expected = {0, 75} if fault != "kill9" else {0, 75, -9}
         where = f" ({os.path.basename(target)})" if fault == "diskfull" else ""
@@ -222,7 +227,7 @@ class Soak:
             self.change_archive()
             ok = self.night(number, self.rng.choice(FAULTS)) and ok
         # The quiet night after the last fault repairs what is left.
-        subprocess.run(self.command("enqueue", self.archive, "--jobs", self.jobs, "--quiet"),
+        subprocess.run(self.command("enqueue", self.archive, "--jobs", self.jobs, "--mirror", "--quiet"),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         quiet = subprocess.run(self.run_command(), stderr=subprocess.PIPE)
         if quiet.returncode != 0:

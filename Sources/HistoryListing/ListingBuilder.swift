@@ -124,6 +124,9 @@ public struct ListingBuilder: Sendable {
     private var stampPath: String { store.stateDirectory + "/listing" }
     private var cachePath: String { store.stateDirectory + "/listing-cache" }
     private var manifestPath: String { store.stateDirectory + "/pages" }
+    /// Present while a refresh has left images unpruned (an interrupted run, a sharded one, a
+    /// listing during a run): the next refresh allowed to prune does so even if nothing changed.
+    private var prunePendingPath: String { store.stateDirectory + "/prune-pending" }
 
     /// Refreshes the listing. `knownContent` holds the content hashes this run already computed
     /// (job name → digest); others come from the catalog or are hashed. With `prunesBefore`, images
@@ -176,6 +179,7 @@ public struct ListingBuilder: Sendable {
             report.pagesRemoved = try site.sweep(liveDetails: Set(jobsByKey.keys), pageCount: pageCount, manifest: &manifest)
             if manifest != manifestOnDisk { try site.saveManifest(manifest) }
             if catalogChanged { try catalog.save(catalogPath) }
+            report.pruned = try pruneIfDue(referenced: Set(jobsByKey.keys), olderThan: prunesBefore, pending: FileStore.exists(prunePendingPath))
             return report
         }
 
@@ -271,10 +275,21 @@ public struct ListingBuilder: Sendable {
         if allPublished { try FileStore.writeAtomically(Array(stampHex.utf8), to: stampPath) } else { try FileStore.remove(stampPath) }
         if catalogChanged { try catalog.save(catalogPath) }
 
-        if let prunesBefore {
-            report.pruned = try prune(referenced: Set(order.map(\.key)), olderThan: prunesBefore)
-        }
+        report.pruned = try pruneIfDue(referenced: Set(order.map(\.key)), olderThan: prunesBefore, pending: true)
         return report
+    }
+
+    /// Prunes when allowed (`limit` given) and something may be left to prune (`pending`), and
+    /// keeps the pending mark in step: set by a refresh that may not prune, cleared by one that did.
+    private func pruneIfDue(referenced: Set<String>, olderThan limit: Int64?, pending: Bool) throws(FileError) -> Int {
+        guard let limit else {
+            if !FileStore.exists(prunePendingPath) { try FileStore.writeAtomically([], to: prunePendingPath) }
+            return 0
+        }
+        guard pending else { return 0 }
+        let removed = try prune(referenced: referenced, olderThan: limit)
+        try FileStore.remove(prunePendingPath)
+        return removed
     }
 
     /// A listed track from its published record; nil when the record is not there (yet).

@@ -82,4 +82,24 @@ import Testing
         #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
         #expect(!FileStore.exists(temporary))
     }
+
+    /// Runs that may not prune (shards, a stopped run, a listing during a run) leave the old
+    /// version's images of an edited track; the next run that may prune removes them even when it
+    /// has nothing to render (the soak found them kept until the archive changed again).
+    @Test func imagesLeftByRunsThatMayNotPruneGoAtTheNextQuietRun() throws {
+        let sandbox = try pagedSite()
+        func imageKeys() throws -> Set<String> {
+            Set(try FileStore.listDirectory(sandbox.output + "/thumbs").filter { !$0.hasPrefix(".") }.map { String($0.prefix(64)) })
+        }
+        #expect(try imageKeys().count == 5)
+        try sandbox.writeTracks(1, fixCount: 60, seed: 99, prefix: "track")  // track-0.gpx edited
+        try sandbox.enqueueArchive()
+        for shard in ["0/2", "1/2"] { #expect(try sandbox.runQueue(["--page-size", "2", "--shard", shard]).status == 0) }
+        #expect(try imageKeys().count == 6, "the shards pruned: the test no longer sets up what it means to")
+        let quiet = try sandbox.runQueue(["--page-size", "2"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        let keys = try imageKeys()
+        #expect(keys.count == 5, "the old version's images stay: \(keys.count) keys for 5 tracks")
+        #expect(sandbox.listedTracks().count == 5)
+    }
 }
