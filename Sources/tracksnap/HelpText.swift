@@ -28,8 +28,9 @@ enum HelpText {
           tracksnap status [--jobs DIR] [--json]
           tracksnap retry JOB... | --all [--jobs DIR]
           tracksnap forget JOB|PATH... [--jobs DIR]
-          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--basemap SOURCE]
-                        [--allow-empty]
+          tracksnap listing [--jobs DIR] [--output DIR] [--page-size N] [--style FILE] [--theme light|dark]
+                        [--color-by none|speed|elevation] [--basemap SOURCE [--basemap-opacity X]
+                        [--attribution TEXT]] [--override-settings] [--allow-empty]
           tracksnap render INPUT -o OUTPUT.png [--size WxH] [--scale S] [--padding F] [--style FILE]
                         [--theme light|dark] [--color-by none|speed|elevation] [--memory-limit MB]
                         [--basemap SOURCE ...] [--info]
@@ -230,7 +231,7 @@ enum HelpText {
                               metadata's 'attribution'; "" for none, only where the licence
                               allows it). Also written to index.json and the pages
           --tile-cache DIR    where URL tiles are kept on disk (default: DIR/tile-cache in the queue folder;
-                              shared by every worker, at most 2 requests in flight))
+                              shared by every worker, at most 2 requests in flight)
           --offline           use only tiles already in the tile cache; never fetch
 
         On a terminal a progress bar shows done/total, tracks/s, ETA and failures; otherwise one
@@ -241,7 +242,6 @@ enum HelpText {
     static let status = """
         USAGE
           tracksnap status [--jobs DIR] [--json]
-          tracksnap retry JOB... | --all [--jobs DIR]
 
         Counts of queued, running, done and failed jobs, and every failure with its class
         (invalid-input, crash, timeout, render, name), message and attempts. --json prints

@@ -181,6 +181,36 @@ private let workDirectory: String = {
         #expect(try tracksnap(["help", "retry"]).stdout.contains("tracksnap retry --all"))
     }
 
+    /// Each command's help page shows its own usage only, and the overview's usage of a command
+    /// names every option the command's page does (issue 21 item 13: `--help status` printed the
+    /// retry usage; the overview's listing line lacked --theme, --color-by and --attribution).
+    @Test func theOverviewAndEachCommandsPageAgree() throws {
+        /// Options named per command in the USAGE block of a help page.
+        func usage(_ page: String) -> [String: Set<String>] {
+            guard let start = page.range(of: "USAGE\n") else { return [:] }
+            let block = page[start.upperBound...].components(separatedBy: "\n\n")[0]
+            var options: [String: Set<String>] = [:]
+            var command: String?
+            for line in block.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if words.first == "tracksnap", words.count > 1, words[1].first?.isLetter == true { command = String(words[1]) }
+                guard let command else { continue }
+                let named = line.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 }
+                options[command, default: []].formUnion(named.map(String.init))
+            }
+            return options
+        }
+        let overview = usage(try tracksnap(["--help"]).stdout)
+        for command in ["render", "enqueue", "run", "status", "retry", "forget", "listing"] {
+            let page = try tracksnap(["--help", command]).stdout
+            let own = usage(page)
+            #expect(Set(own.keys) == [command], "--help \(command) shows the usage of \(own.keys.sorted())")
+            let missing = (own[command] ?? []).subtracting(overview[command] ?? [])
+            #expect(missing.isEmpty, "the overview's \(command) line lacks \(missing.sorted())")
+            #expect(!page.contains("))"), "--help \(command) has a doubled parenthesis")
+        }
+    }
+
     /// Repeated options, `--`, and the size limit stated with the numbers (issue 13, items 9, 11).
     @Test func repeatedOptionsAreRefusedAndDoubleDashEndsOptions() throws {
         let twice = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", workDirectory + "/a.png", "--output", workDirectory + "/b.png"])
