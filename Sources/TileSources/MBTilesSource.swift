@@ -31,13 +31,14 @@ public final class MBTilesSource: RawTileSource {
         func fail(_ what: String) -> TileProblem {
             let code = sqlite3_errcode(handle)
             var message = String(cString: sqlite3_errmsg(handle))
-            if code == SQLITE_BUSY || code == SQLITE_LOCKED {
-                message += " (another process holds the file locked for writing; waited 2 s)"
+            let locked = code == SQLITE_BUSY || code == SQLITE_LOCKED
+            if locked {
+                message += " (another process holds the file locked for writing; waited 2 s): try again once it is done"
             } else if code == SQLITE_NOTADB || code == SQLITE_CORRUPT {
                 message += " (the file is damaged or not an MBTiles file)"
             }
             sqlite3_close(handle)
-            return TileProblem("MBTiles '\(path)': \(what): \(message)")
+            return TileProblem("MBTiles '\(path)': \(what): \(message)", isTemporary: locked)
         }
         var metadata: [String: String] = [:]
         var statement: OpaquePointer?

@@ -91,7 +91,13 @@ public enum TileDecoder {
 public struct TileProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The line.
     public var description: String
+    /// Whether the condition passes by itself (an MBTiles file another process holds locked):
+    /// retrying later may succeed. Default: false.
+    public var isTemporary = false
 
     /// A problem.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, isTemporary: Bool = false) {
+        self.description = description
+        self.isTemporary = isTemporary
+    }
 }

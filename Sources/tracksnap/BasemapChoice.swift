@@ -68,6 +68,9 @@ struct BasemapChoice {
     static func check(_ settings: BasemapSettings, opener: BasemapOpener) throws {
         do {
             _ = try opener.openSource(settings)
+        } catch where error.isTemporary {
+            // Locked by a writer: nothing is wrong with the command, it may work in a minute.
+            throw error
         } catch {
             throw UsageError(message: "--basemap: \(error)")
         }

@@ -5,6 +5,7 @@ import BatchRun
 import FileStore
 import FoundationEssentials
 import SnapshotRendering
+import TileSources
 
 /// The version printed by `--version` and written into render settings.
 enum TrackSnapVersion {
@@ -25,7 +26,8 @@ enum ExitStatus: Int32 {
     case invalidInput = 65
     /// The output file cannot be written: its folder is missing or not writable (EX_CANTCREAT).
     case cannotCreate = 73
-    /// A temporary condition (disk full, read-only file system); retrying later may succeed (EX_TEMPFAIL).
+    /// A temporary condition (disk full, read-only file system, a basemap file locked by its
+    /// writer); retrying later may succeed (EX_TEMPFAIL).
     case temporary = 75
 
     /// Prints one line for `error` on stderr and returns its exit status.
@@ -39,6 +41,8 @@ enum ExitStatus: Int32 {
                 return (error.error.isEnvironmental ? .temporary : .invalidInput, error.error.description)
             case let error as InputFileError: return (error.error.isInvalidInput ? .invalidInput : .unexpected, "\(error.path): \(error.error)")
             case let error as FileError: return (error.isEnvironmental ? .temporary : (error.isNotFound ? .invalidInput : .unexpected), error.description)
+            case let error as TileProblem:
+                return error.isTemporary ? (.temporary, "--basemap: \(error)") : (.unexpected, "--basemap: \(error)")
             case let error as RunError:
                 switch error {
                 case .busy(let lockPath): return (.temporary, "another run is active on this queue (\(lockPath) is locked); try again later")

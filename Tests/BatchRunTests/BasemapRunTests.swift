@@ -53,3 +53,41 @@ struct BasemapRunTests {
         #expect(sandbox.jobs(in: "new").count == 1)
     }
 }
+
+/// Issue 21 item 10: an MBTiles file a tile downloader holds locked when the run starts is a
+/// temporary condition (exit 75, "locked", try again), not a bad command line (exit 2).
+struct LockedBasemapTests {
+    @Test func anMBTilesLockedAtStartIsTemporary() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(1)
+        try sandbox.enqueueArchive()
+        let mbtiles = sandbox.root + "/locked.mbtiles"
+        try TileSetMaker.writeMBTiles(mbtiles, kind: .position, boundsLonLat: [2.30, 48.83, 2.40, 48.88], zooms: 13...13)
+        try holdingWriteLock(on: mbtiles) {
+            let result = try sandbox.runQueue(["--basemap", mbtiles])
+            #expect(result.status == 75, "\(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("locked") && result.stderr.contains("try again") && result.stderr.contains(mbtiles), "\(result.stderr)")
+            #expect(!result.stderr.contains("--help"), "\(result.stderr)")
+        }
+        #expect(sandbox.jobs(in: "new").count == 1)
+    }
+}
+
+/// Runs `body` while a second process holds an exclusive SQLite lock on `path` (as a writer
+/// such as a tile downloader does), released when `body` returns.
+func holdingWriteLock(on path: String, _ body: () throws -> Void) throws {
+    let locker = Process()
+    locker.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    locker.arguments = ["-c", "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nc.execute('UPDATE metadata SET value=value')\nprint('locked',flush=True)\nsys.stdin.read()", path]
+    let output = Pipe(), input = Pipe()
+    locker.standardOutput = output
+    locker.standardInput = input
+    try locker.run()
+    defer {
+        try? input.fileHandleForWriting.close()
+        locker.waitUntilExit()
+    }
+    let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    guard line.contains("locked") else { throw CocoaError(.fileLocking) }
+    try body()
+}
