@@ -43,16 +43,24 @@ public struct TilePlan: Sendable, Equatable {
         let tile = Double(description.tilePixels)
         let continuous = continuousZoom(viewport, tilePixels: description.tilePixels)
         // 1e-9: a view at exactly zoom 12 uses zoom 12, not 13, despite rounding in the metres.
-        var zoom = Int((continuous - 1e-9).rounded(.up))
-        zoom = max(zoom, 0)
+        // Bounded before the conversion: a degenerate view (0 or infinite metres per pixel)
+        // must be refused, not trap.
+        guard continuous.isFinite else {
+            return .failure(RefusalError(continuous > 0 || continuous.isNaN
+                ? .aboveMaximumZoom(continuousZoom: continuous, maximum: description.maximumZoom)
+                : .belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
+        }
+        var zoom = Int(min(max((continuous - 1e-9).rounded(.up), 0), 64))
         if zoom < description.minimumZoom {
             return .failure(RefusalError(.belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
         }
-        if zoom > description.maximumZoom {
-            if zoom - description.maximumZoom > maximumOverzoomLevels {
-                return .failure(RefusalError(.aboveMaximumZoom(continuousZoom: continuous, maximum: description.maximumZoom)))
+        // Past zoom 30 a world's pixel count nears Int's range; no tile set goes there.
+        let maximumZoom = min(description.maximumZoom, 30)
+        if zoom > maximumZoom {
+            if zoom - maximumZoom > maximumOverzoomLevels {
+                return .failure(RefusalError(.aboveMaximumZoom(continuousZoom: continuous, maximum: maximumZoom)))
             }
-            zoom = description.maximumZoom
+            zoom = maximumZoom
         }
         let world = tile * Double(1 << zoom)
         let scale = viewport.metersPerPixel * world / worldMeters

@@ -101,6 +101,9 @@ public struct RenderOptions: Sendable, Equatable {
     public var paddingFraction = 0.1
     /// Smallest ground span shown, in metres, so a single fix renders at a sensible zoom. Default: 200.
     public var minimumGroundSpanMeters = 200.0
+    /// The minimum ground spans accepted, metres: 1 m to 10,000 km (a quarter of the equator;
+    /// wider asks for more than the world).
+    public static let minimumGroundSpanRangeMeters = 1.0...10_000_000
     /// Largest distance of any recorded fix from the drawn polyline, in device pixels. Default: 0.5.
     public var simplificationTolerancePixels = 0.5
     /// Colours and widths.
@@ -139,8 +142,8 @@ public struct RenderOptions: Sendable, Equatable {
         if !(simplificationTolerancePixels > 0 && simplificationTolerancePixels <= 0.5) {
             return "the simplification tolerance must be in (0, 0.5] pixels, found \(simplificationTolerancePixels)"
         }
-        if !(minimumGroundSpanMeters > 0 && minimumGroundSpanMeters.isFinite) {
-            return "the minimum ground span must be a positive number of metres"
+        if !Self.minimumGroundSpanRangeMeters.contains(minimumGroundSpanMeters) {
+            return "the minimum ground span must be from 1 to 10000000 metres, found \(minimumGroundSpanMeters)"
         }
         if style.coloring != .single, !RouteColoring.bandCountRange.contains(style.bandColors.count) {
             return "colouring by \(style.coloring.rawValue) needs 8 to 10 band colours, found \(style.bandColors.count)"

@@ -33,8 +33,10 @@ struct Reader {
             let specs = value == .bool(false) ? [] : try images(value, "detail", role: .detail, base: settings.images)
             settings.images = settings.images.filter { $0.role != .detail } + specs
         }
-        if let value = root["padding"] { settings.options.paddingFraction = try number(value, "padding") }
-        if let value = root["min_span_m"] { settings.options.minimumGroundSpanMeters = try number(value, "min_span_m") }
+        if let value = root["padding"] { settings.options.paddingFraction = try number(value, "padding", range: 0...0.45, upperExcluded: true) }
+        if let value = root["min_span_m"] {
+            settings.options.minimumGroundSpanMeters = try number(value, "min_span_m", range: RenderOptions.minimumGroundSpanRangeMeters)
+        }
 
         if let value = root["route"] {
             let route = try object(value, "route", ["color", "width", "color_by", "band_colors"])
@@ -44,7 +46,7 @@ struct Reader {
                     style.strokeWidthPoints = nil
                 } else {
                     guard v.string == nil else { throw fail("route.width", "expected \"road\" or a number of points, found \(describe(v))") }
-                    style.strokeWidthPoints = try number(v, "route.width")
+                    style.strokeWidthPoints = try number(v, "route.width", range: 0...64, lowerExcluded: true)
                 }
             }
             if let v = route["color_by"] {
@@ -166,12 +168,20 @@ struct Reader {
         return object
     }
 
-    private func number(_ value: JSONValue, _ path: String, range: ClosedRange<Double>? = nil) throws(StyleError) -> Double {
+    /// Every number read is bounded (`range`): an outside value that reached the renderer
+    /// unchecked became an integer conversion that trapped or a loop that never ended.
+    private func number(
+        _ value: JSONValue, _ path: String, range: ClosedRange<Double>, lowerExcluded: Bool = false, upperExcluded: Bool = false
+    ) throws(StyleError) -> Double {
         guard let number = value.number, number.isFinite else {
             throw fail(path, "expected a number, found \(describe(value))")
         }
-        if let range, !range.contains(number) {
-            throw fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), found \(number)")
+        let low = lowerExcluded ? number > range.lowerBound : number >= range.lowerBound
+        let high = upperExcluded ? number < range.upperBound : number <= range.upperBound
+        if !(low && high) {
+            let from = lowerExcluded ? "above \(range.lowerBound)" : "from \(range.lowerBound)"
+            let to = upperExcluded ? "below \(range.upperBound)" : "to \(range.upperBound)"
+            throw fail(path, "expected a number \(from) \(to), found \(number)")
         }
         return number
     }

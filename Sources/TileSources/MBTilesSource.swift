@@ -71,17 +71,53 @@ public final class MBTilesSource: RawTileSource {
         }
         guard sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3", -1, &query, nil) == SQLITE_OK
         else { throw fail("it has no tiles table") }
+        do throws(TileProblem) {
+            sourceDescription = try Self.description(metadata: metadata, tableZooms: Self.zoomRange(handle))
+        } catch {
+            sqlite3_finalize(query)
+            query = nil
+            sqlite3_close(handle)
+            database = nil
+            throw TileProblem("MBTiles '\(path)': \(error)")
+        }
+    }
+
+    /// Zoom levels a source may declare: 2^30 tiles a side is past any tile set made (zoom 22
+    /// is centimetres), and keeps every tile and pixel coordinate well inside `Int`.
+    public static let zoomRange = 0...30
+
+    /// The description the metadata gives (pure, for tests): `minzoom` and `maxzoom` (else the
+    /// zoom levels the tiles table holds, `tableZooms`), `bounds` and `attribution`. A zoom
+    /// outside 0...30 or a `minzoom` above `maxzoom` is refused, naming the field and value;
+    /// `bounds` is clamped to the world (longitudes −180...180, latitudes to Web Mercator's
+    /// ±85.0511), and ignored (the whole world) when it is not four numbers or empty after
+    /// clamping. `center` is not used.
+    public static func description(metadata: [String: String], tableZooms: ClosedRange<Int>?) throws(TileProblem) -> TileSourceDescription {
         var description = TileSourceDescription()
-        let zooms = Self.zoomRange(handle)
-        if let minimum = metadata["minzoom"].flatMap({ Int($0.trimmingSpaces) }) { description.minimumZoom = minimum } else if let zooms { description.minimumZoom = zooms.lowerBound }
-        if let maximum = metadata["maxzoom"].flatMap({ Int($0.trimmingSpaces) }) { description.maximumZoom = maximum } else if let zooms { description.maximumZoom = zooms.upperBound }
+        func zoom(_ field: String) throws(TileProblem) -> Int? {
+            guard let text = metadata[field]?.trimmingSpaces, !text.isEmpty else { return nil }
+            guard let value = Int(text), zoomRange.contains(value) else {
+                throw TileProblem("metadata \(field) is '\(text.prefix(40))'; expected a whole number from \(zoomRange.lowerBound) to \(zoomRange.upperBound)")
+            }
+            return value
+        }
+        if let tableZooms {
+            // Rows with zoom levels no tile set has: only the part of the range that can be drawn.
+            description.minimumZoom = min(max(tableZooms.lowerBound, zoomRange.lowerBound), zoomRange.upperBound)
+            description.maximumZoom = min(max(tableZooms.upperBound, zoomRange.lowerBound), zoomRange.upperBound)
+        }
+        if let minimum = try zoom("minzoom") { description.minimumZoom = minimum }
+        if let maximum = try zoom("maxzoom") { description.maximumZoom = maximum }
+        if description.minimumZoom > description.maximumZoom {
+            throw TileProblem("metadata minzoom \(description.minimumZoom) is above maxzoom \(description.maximumZoom)")
+        }
         if let bounds = metadata["bounds"] {
-            let numbers = bounds.split(separator: ",").compactMap { Double($0.trimmingSpaces) }
-            if numbers.count == 4 { description.boundsLonLat = numbers }
+            description.boundsLonLat = TileCoverage.boundsClampedToWorld(bounds.split(separator: ",").compactMap { Double($0.trimmingSpaces) })
         }
         if let attribution = metadata["attribution"], !attribution.isEmpty { description.attribution = TextForImage.plain(attribution) }
-        sourceDescription = description
+        return description
     }
+
 
     deinit {
         sqlite3_finalize(query)

@@ -35,6 +35,36 @@ struct AlignmentTests {
         }
     }
 
+    /// Views where global pixel coordinates are large (tile zoom 15–18: tens of millions of
+    /// source pixels, beyond Float's 24-bit mantissa) and the shrink factor is near 2, at world
+    /// positions on each side of the origin. Issue 21 item 9: a 2 km track near San Francisco at
+    /// 400×300 @2x (zoom 17) showed the map 0.6 px off.
+    static let farCases: [(name: String, from: (Double, Double), to: (Double, Double), width: Int, height: Int, scale: Double)] = [
+        ("San Francisco, 2 km @2x", (37.770, -122.450), (37.785, -122.432), 400, 300, 2),
+        ("San Francisco, 2 km @1x", (37.770, -122.450), (37.785, -122.432), 400, 300, 1),
+        ("Tokyo, 1 km @2x", (35.680, 139.760), (35.688, 139.770), 400, 300, 2),
+        ("Punta Arenas, 800 m @2x", (-53.165, -70.915), (-53.160, -70.905), 320, 240, 2),
+        ("Auckland, 3 km @1.5x", (-36.860, 174.750), (-36.840, 174.780), 500, 333, 1.5),
+        ("Reykjavik, 500 m @2x", (64.144, -21.945), (64.147, -21.937), 400, 300, 2),
+    ]
+
+    @Test(arguments: 0..<6)
+    func backgroundPixelsShowTheirMapPositionAtHighZooms(caseIndex: Int) throws {
+        let (name, from, to, width, height, scale) = Self.farCases[caseIndex]
+        let snapshot = try SnapshotRenderer.render(
+            track: straightTrack(from: from, to: to), options: backgroundOnlyOptions(width: width, height: height, scale: scale),
+            tiles: GeneratedTiles())
+        let report = try #require(snapshot.info.basemap)
+        #expect(report.tilesFailed == 0 && report.tiles > 0, "\(name): \(report)")
+        let error = try measureAlignment(snapshot)
+        let label = "\(name) zoom \(report.zoom ?? -1)"
+        #expect(report.zoom ?? 0 >= 15, "\(label): expected a high zoom")
+        #expect(error.checked > width * height / 4, "\(label): only \(error.checked) pixels checked")
+        #expect(error.worstPixels <= 0.5, "\(label): worst \(error.worstPixels) px")
+        #expect(abs(error.meanSignedX) < 0.05 && abs(error.meanSignedY) < 0.05, "\(label): mean shift \(error.meanSignedX), \(error.meanSignedY) px")
+        #expect(error.tileChecked > 0 && error.wrongTiles == 0, "\(label): \(error.wrongTiles) of \(error.tileChecked) pixels from a wrong tile")
+    }
+
     /// A view closer than the source's highest zoom enlarges its tiles (bilinear) and stays
     /// aligned. One level over (tiles enlarged 1–2×), so the tiles' 8-bit steps stay finer than
     /// the 0.5 px asked for.
