@@ -68,7 +68,7 @@ final class ProgressReporter {
             let data = (try? encoder.encode(summary)) ?? Data()
             print(String(decoding: data, as: UTF8.self))
         case .quiet:
-            if summary.failed > 0 || summary.stoppedBecause != nil { printError("tracksnap: \(summary.line)") }
+            if summary.failed > 0 || summary.incomplete > 0 || summary.stoppedBecause != nil { printError("tracksnap: \(summary.line)") }
         case .bar, .lines:
             printError("tracksnap: \(summary.line)")
         }

@@ -75,6 +75,9 @@ final class Publisher: Sendable {
         }
         do {
             if try queue.acknowledge(claim) {
+                if let cause = publication.record.incomplete {
+                    Worker.send(.incomplete(job: claim.name, tilesFailed: publication.record.basemap?.tilesFailed ?? 0, cause: cause))
+                }
                 Worker.send(.finished(job: claim.name, rendered: true, contentHex: publication.contentHex))
             } else {
                 Worker.send(.superseded(job: claim.name))

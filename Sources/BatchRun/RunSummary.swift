@@ -15,6 +15,12 @@ public struct RunSummary: Sendable, Equatable, Codable {
     /// Wall-clock seconds.
     public var seconds = 0.0
 
+    /// Jobs rendered with map tiles missing that exist (offline, a locked file, a server
+    /// outage): published, and drawn again by the next run.
+    public var incomplete = 0
+    /// Why, grouped: tracks and failed tiles per cause.
+    public var incompleteCauses: [IncompleteCause] = []
+
     /// The quarantined jobs, with their reasons.
     public var failures: [Failure] = []
     /// Why the run stopped early, when it did (disk full, a signal).
@@ -35,9 +41,36 @@ public struct RunSummary: Sendable, Equatable, Codable {
         }
     }
 
+    /// Tracks drawn with map tiles missing for one cause.
+    public struct IncompleteCause: Sendable, Equatable, Codable {
+        /// Why the tiles failed, e.g. "offline, not in the tile cache".
+        public var cause: String
+        /// Tracks affected.
+        public var tracks: Int
+        /// Tiles that failed over their images.
+        public var tilesFailed: Int
+
+        enum CodingKeys: String, CodingKey {
+            case cause, tracks
+            case tilesFailed = "tiles_failed"
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
-        case claimed, rendered, cached, failed, returned, seconds, failures
+        case claimed, rendered, cached, failed, returned, seconds, failures, incomplete
+        case incompleteCauses = "incomplete_causes"
         case stoppedBecause = "stopped_because"
+    }
+
+    /// Counts one job drawn with `tilesFailed` map tiles missing because of `cause`.
+    public mutating func noteIncomplete(cause: String, tilesFailed: Int) {
+        incomplete += 1
+        if let index = incompleteCauses.firstIndex(where: { $0.cause == cause }) {
+            incompleteCauses[index].tracks += 1
+            incompleteCauses[index].tilesFailed += tilesFailed
+        } else {
+            incompleteCauses.append(IncompleteCause(cause: cause, tracks: 1, tilesFailed: tilesFailed))
+        }
     }
 
     /// An empty summary.
@@ -46,13 +79,19 @@ public struct RunSummary: Sendable, Equatable, Codable {
     /// Jobs finished one way or the other.
     public var finished: Int { rendered + cached + failed }
 
-    /// One line for people: "2000 tracks: 1990 rendered, 8 cached, 2 failed in 12.4 s (161.3 tracks/s)".
+    /// One line for people: "2000 tracks: 1990 rendered, 8 cached, 2 failed in 12.4 s (161.3 tracks/s)",
+    /// and a second when tracks were drawn with map tiles missing: "3 track(s) drawn with missing
+    /// map tiles (offline, not in the tile cache: 224 tiles); they will be redrawn next run".
     public var line: String {
         let rate = seconds > 0 ? finished.asDouble / seconds : 0
         var text = "\(finished) track\(finished == 1 ? "" : "s"): \(rendered) rendered, \(cached) cached, \(failed) failed"
         if returned > 0 { text += ", \(returned) returned to the queue" }
         text += " in \(seconds.fixed(1)) s (\(rate.fixed(1)) tracks/s)"
         if let stoppedBecause { text += "; stopped: \(stoppedBecause)" }
+        if incomplete > 0 {
+            let causes = incompleteCauses.map { "\($0.cause): \($0.tilesFailed) tile\($0.tilesFailed == 1 ? "" : "s")" }.joined(separator: "; ")
+            text += "\n\(incomplete) track(s) drawn with missing map tiles (\(causes)); they will be redrawn next run"
+        }
         return text
     }
 }

@@ -153,8 +153,15 @@ public final class Supervisor {
 
     /// Finished jobs whose images or record are gone (a crash between publish and fsync on a
     /// file system that lost them, a hand-deleted file) go back to new/: done always means listed.
+    /// So do jobs whose images lack map tiles that failed (they stay published until redrawn).
     private func requeueUnpublished() throws(FileError) {
-        let jobs = try listing.unpublishedJobs().filter { configuration.shard.contains(jobNamed: $0) }
+        let found = try listing.unpublishedJobs()
+        var incomplete = 0
+        for job in found.incomplete where configuration.shard.contains(jobNamed: job) {
+            if try queue.requeueFinished(job) { incomplete += 1 }
+        }
+        if incomplete > 0 { reporter.note("\(incomplete) finished job(s) were drawn with missing map tiles: queued again") }
+        let jobs = found.lost.filter { configuration.shard.contains(jobNamed: $0) }
         guard !jobs.isEmpty else { return }
         // A queue from before enqueue made copies holds hard links to archive files: editing
         // such a file in place changed the finished job's bytes, which is no lost image.
@@ -238,6 +245,8 @@ public final class Supervisor {
             if rendered { summary.rendered += 1 } else { summary.cached += 1 }
             contentByJob[job] = SHA256Digest(hex: contentHex)
             child.jobEnded(job)
+        case let .incomplete(_, tilesFailed, cause):
+            summary.noteIncomplete(cause: cause, tilesFailed: tilesFailed)
         case let .quarantined(job, failureClass, message):
             summary.failed += 1
             record(job: job, failureClass: failureClass, message: message)

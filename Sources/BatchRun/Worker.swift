@@ -126,11 +126,12 @@ public enum Worker {
             }
             let content = SHA256.hash(bytes)
             let key = store.key(content: content)
-            if !store.isPublished(key) {
+            // An incomplete image (map tiles missing) is drawn again, never taken from the cache.
+            if !store.isComplete(key) {
                 // The stripe lock makes a second job with the same bytes wait for this render and
                 // then find it published; the publisher releases it once the files are in place.
                 let lock = try store.acquireRenderLock(key)
-                if !store.isPublished(key) {
+                if !store.isComplete(key) {
                     let result: (pngs: [[UInt8]], record: TrackRecord)
                     do throws(SnapshotError) {
                         result = try store.render(trackBytes: bytes, fileName: claim.name, key: key, scratch: scratch, tiles: tiles)

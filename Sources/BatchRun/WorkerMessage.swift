@@ -6,6 +6,9 @@ enum WorkerMessage: Equatable {
     case claimed(job: String, attempt: Int)
     /// A job is done: rendered now, or its images were already published.
     case finished(job: String, rendered: Bool, contentHex: String)
+    /// A job about to be reported finished was drawn with map tiles missing (`cause`); sent
+    /// just before its `finished`.
+    case incomplete(job: String, tilesFailed: Int, cause: String)
     /// A job was quarantined.
     case quarantined(job: String, failureClass: String, message: String)
     /// A job went back to new/ (render error to retry, or the run is stopping).
@@ -23,6 +26,7 @@ enum WorkerMessage: Equatable {
         switch self {
         case let .claimed(job, attempt): return TabSeparated.line(["claimed", job, "\(attempt)"])
         case let .finished(job, rendered, content): return TabSeparated.line(["finished", job, rendered ? "rendered" : "cached", content])
+        case let .incomplete(job, tiles, cause): return TabSeparated.line(["incomplete", job, "\(tiles)", cause])
         case let .quarantined(job, failureClass, message): return TabSeparated.line(["quarantined", job, failureClass, message])
         case let .returned(job, message): return TabSeparated.line(["returned", job, message])
         case let .superseded(job): return TabSeparated.line(["superseded", job])
@@ -35,6 +39,7 @@ enum WorkerMessage: Equatable {
         switch (fields.first, fields.count) {
         case ("claimed", 3): self = .claimed(job: fields[1], attempt: Int(fields[2]) ?? 0)
         case ("finished", 4): self = .finished(job: fields[1], rendered: fields[2] == "rendered", contentHex: fields[3])
+        case ("incomplete", 4): self = .incomplete(job: fields[1], tilesFailed: Int(fields[2]) ?? 0, cause: fields[3])
         case ("quarantined", 4): self = .quarantined(job: fields[1], failureClass: fields[2], message: fields[3])
         case ("returned", 3): self = .returned(job: fields[1], message: fields[2])
         case ("superseded", 2): self = .superseded(job: fields[1])

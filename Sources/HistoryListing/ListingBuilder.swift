@@ -72,16 +72,18 @@ public struct ListingBuilder: Sendable {
     /// a wish to empty the site, and a refresh would otherwise delete every image and page.
     public var allowsEmptying = false
 
-    /// Finished jobs whose images or record are missing under the current settings (lost in a
-    /// crash, deleted by hand): a run queues them again so that done always means listed.
-    public func unpublishedJobs() throws(FileError) -> [String] {
+    /// Finished jobs to draw again under the current settings: `lost`, whose images or record
+    /// are missing (lost in a crash, deleted by hand), so that done always means listed; and
+    /// `incomplete`, whose images were drawn with map tiles missing (offline, a locked file, a
+    /// server outage), so that they are redrawn once the tiles can be had.
+    public func unpublishedJobs() throws(FileError) -> (lost: [String], incomplete: [String]) {
         let scan = try scanDone(knownContent: [:], catalog: ListingCatalog.load(catalogPath))
-        var missing: [String] = []
+        var missing: [String] = [], incomplete: [String] = []
         for (keyHex, jobs) in scan.jobsByKey {
-            guard let key = CacheKey(hex: keyHex), !store.isPublished(key) else { continue }
-            missing += jobs
+            guard let key = CacheKey(hex: keyHex) else { continue }
+            if !store.isPublished(key) { missing += jobs } else if store.isIncomplete(key) { incomplete += jobs }
         }
-        return missing.sorted()
+        return (missing.sorted(), incomplete.sorted())
     }
 
     /// done/ read through the catalog: each job's cache key (hashing only jobs the catalog does

@@ -68,6 +68,37 @@ public struct BasemapReport: Sendable, Equatable, Codable {
             attribution: reports.compactMap(\.attribution).first, problems: problems.isEmpty ? nil : Array(problems.prefix(5)))
     }
 
+    /// Why tiles failed, in a few words shared by every track with the same trouble (for the
+    /// run summary): from the first tile problem, e.g. "offline, not in the tile cache",
+    /// "HTTP 503", "the MBTiles file was locked"; nil when no tile failed.
+    public var failureCause: String? {
+        guard tilesFailed > 0 else { return nil }
+        let first = problems?.first { $0.hasPrefix("tile ") } ?? problems?.first ?? ""
+        return Self.cause(of: first)
+    }
+
+    /// The kind of one problem line ("tile 14/1/2: HTTP 503 from https://…" → "HTTP 503").
+    static func cause(of problem: String) -> String {
+        var text = Substring(problem)
+        // "tile z/x/y: " or "tile z/x/y is WxH pixels…"
+        if text.hasPrefix("tile "), let space = text.dropFirst(5).firstIndex(where: { $0 == ":" || $0 == " " }) {
+            text = text[space...].drop { $0 == ":" || $0 == " " }
+        }
+        if text.contains("--offline") { return "offline, not in the tile cache" }
+        if text.contains("locked") { return "the MBTiles file was locked by another process" }
+        if text.hasPrefix("HTTP ") { return text.split(separator: " ").prefix(2).joined(separator: " ") }
+        if text.hasPrefix("fetching ") { return "the tile server could not be reached" }
+        if text.hasPrefix("is "), text.contains("pixels") { return "tiles of the wrong size" }
+        // A file error, "cannot read PATH: REASON": the path is the tile's own.
+        if text.hasPrefix("cannot "), let reason = text.split(separator: ": ", omittingEmptySubsequences: false).last, reason != text {
+            let operation = text.split(separator: " ").dropFirst().first ?? "read"
+            return "cannot \(operation) tile files: \(reason)"
+        }
+        // Otherwise the message up to its first colon or parenthesis ("bad PNG", "bad JPEG"…).
+        let kind = text.prefix { $0 != ":" && $0 != "(" }.reversed().drop { $0 == " " }.reversed()
+        return kind.isEmpty ? "tiles could not be read" : String(String(kind).prefix(80))
+    }
+
     /// A report.
     public init(zoom: Int?, tiles: Int = 0, tilesAbsent: Int = 0, tilesFailed: Int = 0, attribution: String? = nil, problems: [String]? = nil) {
         self.zoom = zoom

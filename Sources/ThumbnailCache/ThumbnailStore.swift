@@ -7,9 +7,12 @@ import SnapshotRendering
 ///
 ///     thumbs/<key>.png, thumbs/<key>@2x.png      images (content-derived names)
 ///     .tracksnap/records/<key>.json               one record per key, written after its images
+///     .tracksnap/records/<key>.incomplete.json    present while the key's images lack map tiles
 ///     .tracksnap/locks/<xx>                       256 striped render locks (flock)
 ///
-/// A record's presence means every image of its key is published: the cache check is one `stat`.
+/// A record's presence means every image of its key is published: the cache check is one `stat`,
+/// plus one for the incomplete marker (so a run finds images to redraw without reading records;
+/// named like a record, it is pruned with it).
 public struct ThumbnailStore: Sendable {
     /// The output folder.
     public let root: String
@@ -62,6 +65,16 @@ public struct ThumbnailStore: Sendable {
         FileStore.exists(recordPath(key)) && imagePaths(key).allSatisfy { FileStore.exists(root + "/" + $0) }
     }
 
+    /// The marker of a key whose published images were drawn with map tiles missing.
+    public func incompletePath(_ key: CacheKey) -> String { recordsDirectory + "/" + key.hex + ".incomplete.json" }
+
+    /// Whether `key`'s published images were drawn with map tiles missing (to be redrawn).
+    public func isIncomplete(_ key: CacheKey) -> Bool { FileStore.exists(incompletePath(key)) }
+
+    /// Whether `key` is published and complete: what a job may take from the cache instead of
+    /// rendering (an incomplete image is redrawn, never reused).
+    public func isComplete(_ key: CacheKey) -> Bool { isPublished(key) && !isIncomplete(key) }
+
     /// Reads a key's record.
     public func record(_ key: CacheKey) -> TrackRecord? {
         guard let bytes = try? FileStore.readFile(recordPath(key), maximumBytes: 1 << 20) else { return nil }
@@ -95,6 +108,7 @@ public struct ThumbnailStore: Sendable {
         }
         var record = TrackRecord(key: key, info: firstInfo!, images: images)
         record.basemap = BasemapReport.combined(snapshots.compactMap(\.info.basemap))
+        record.incomplete = record.basemap?.failureCause
         return (pngs, record)
     }
 
@@ -103,8 +117,16 @@ public struct ThumbnailStore: Sendable {
     /// and a previous version of each file stays intact.
     public func publish(key: CacheKey, pngs: [[UInt8]], record: TrackRecord) throws(FileError) {
         let images = zip(pngs, imagePaths(key)).map { (bytes: $0, path: root + "/" + $1) }
-        // The record is renamed last: its presence promises the images.
-        try FileStore.writeAtomically(images + [(record.jsonBytes(), recordPath(key))])
+        // The record is renamed last: its presence promises the images. The incomplete marker
+        // goes before it and is removed after a complete one, so a crash in between errs
+        // towards drawing the track again.
+        if let cause = record.incomplete {
+            let marker = Array("{\"cause\":\"\(cause.escapedForJSON)\",\"tiles_failed\":\(record.basemap?.tilesFailed ?? 0)}\n".utf8)
+            try FileStore.writeAtomically(images + [(marker, incompletePath(key)), (record.jsonBytes(), recordPath(key))])
+        } else {
+            try FileStore.writeAtomically(images + [(record.jsonBytes(), recordPath(key))])
+            try FileStore.remove(incompletePath(key))
+        }
     }
 
     /// Takes the render lock of `key`'s stripe, so two workers (or machines) given the same track
@@ -114,4 +136,20 @@ public struct ThumbnailStore: Sendable {
         try ExclusiveLock.acquire(locksDirectory + "/" + String(key.hex.prefix(2)))
     }
 
+}
+
+extension String {
+    /// The string with `"`, `\` and control characters escaped for a JSON string.
+    fileprivate var escapedForJSON: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

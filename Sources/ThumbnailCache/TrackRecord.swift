@@ -65,9 +65,14 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     /// What the basemap came to over all images (tiles summed, the first image's zoom, the
     /// attribution); nil on the grid.
     public var basemap: BasemapReport?
+    /// Set when map tiles that exist could not be had (`basemap.tiles_failed`: offline, a
+    /// locked file, a server outage, an unreadable tile): why, in a few words. The images are
+    /// published (still useful) but not reused from the cache; the next run draws them again.
+    /// Nil when complete (tiles absent by design, outside the source's coverage, do not count).
+    public var incomplete: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, format, fixes, images, activity, bbox, segments, basemap
+        case id, name, format, fixes, images, activity, bbox, segments, basemap, incomplete
         case startTime = "start_time"
         case endTime = "end_time"
         case movingTimeS = "moving_time_s"

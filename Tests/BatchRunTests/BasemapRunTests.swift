@@ -91,3 +91,68 @@ func holdingWriteLock(on path: String, _ body: () throws -> Void) throws {
     guard line.contains("locked") else { throw CocoaError(.fileLocking) }
     try body()
 }
+
+/// Issue 21 item 2: an image drawn while map tiles failed (not absent by design) is published
+/// but recorded as incomplete, never reused from the cache (not even by another job with the
+/// same bytes), reported by the run, and drawn again by the next run once the tiles can be had.
+struct IncompleteBasemapTests {
+    @Test func imagesWithFailedTilesAreRedrawnOnceTheTilesCanBeHad() throws {
+        let sandbox = try RunSandbox()
+        let names = try sandbox.writeTracks(3)
+        // The same bytes under a second name: one cache key, two jobs.
+        try FileStore.writeAtomically(try FileStore.readFile(sandbox.archive + "/" + names[0]), to: sandbox.archive + "/copy-of-track-0.gpx")
+        sandbox.age(sandbox.archive + "/copy-of-track-0.gpx", seconds: 3600)
+        let tiles = sandbox.root + "/paris-tiles"
+        let bounds = [2.30, 48.83, 2.40, 48.88]
+        try TileSetMaker.writeFolder(tiles, kind: .position, boundsLonLat: bounds, zooms: 13...17)
+        // Every other tile unreadable: a folder where its file should be (EISDIR, also as root).
+        let broken = (13...17).flatMap { TileSetMaker.coordinates(boundsLonLat: bounds, zoom: $0) }.filter { ($0.x + $0.y) % 2 == 0 }
+        for coordinate in broken {
+            let path = "\(tiles)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
+            try FileStore.remove(path)
+            try FileStore.createDirectories(path)
+        }
+        try sandbox.enqueueArchive()
+        let first = try sandbox.runQueue(["--basemap", tiles, "--json"])
+        let summary = sandbox.summary(first)
+        #expect(first.status == 0, "\(first.stderr)")
+        // Both jobs of the shared key are drawn: the incomplete image is no cache hit.
+        #expect(summary["rendered"] as? Int == 4 && summary["cached"] as? Int == 0, "\(first.stdout)")
+        #expect(summary["incomplete"] as? Int == 4, "\(first.stdout)")
+        let causes = summary["incomplete_causes"] as? [[String: Any]] ?? []
+        #expect(causes.count == 1 && (causes.first?["tiles_failed"] as? Int ?? 0) > 0, "\(first.stdout)")
+        #expect((causes.first?["cause"] as? String)?.contains("tile files") == true, "\(first.stdout)")
+        // Published and listed all the same, with the record saying why it is incomplete.
+        let listed = sandbox.listedTracks()
+        #expect(listed.count == 3)
+        let records = try FileStore.listDirectory(sandbox.output + "/.tracksnap/records").filter { $0.hasSuffix(".json") && !$0.contains("incomplete") }
+        #expect(records.count == 3)
+        for name in records {
+            let record = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(sandbox.output + "/.tracksnap/records/" + name))) as? [String: Any]
+            #expect(record?["incomplete"] is String, "\(name): \(record ?? [:])")
+        }
+        // The human summary says so too.
+        let human = try sandbox.runQueue(["--basemap", tiles])
+        #expect(human.stderr.contains("4 track(s) drawn with missing map tiles") && human.stderr.contains("redrawn next run"), "\(human.stderr)")
+        #expect(human.stderr.contains("were drawn with missing map tiles: queued again"), "\(human.stderr)")
+
+        // The tiles repaired (the folder's own time unchanged: the same cache key).
+        for coordinate in broken {
+            let path = "\(tiles)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
+            try FileManager.default.removeItem(atPath: path)
+            try FileStore.writeAtomically(try TileSetMaker.encodedTile(coordinate, kind: .position), to: path)
+        }
+        let repaired = try sandbox.runQueue(["--basemap", tiles, "--json"])
+        // The key's first job draws it complete; the second then takes it from the cache.
+        #expect(sandbox.summary(repaired)["rendered"] as? Int == 3 && sandbox.summary(repaired)["cached"] as? Int == 1, "\(repaired.stdout) \(repaired.stderr)")
+        #expect(sandbox.summary(repaired)["incomplete"] as? Int == 0, "\(repaired.stdout)")
+        for name in records {
+            let record = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(sandbox.output + "/.tracksnap/records/" + name))) as? [String: Any]
+            #expect(record?["incomplete"] == nil && (record?["basemap"] as? [String: Any])?["tiles_failed"] as? Int == 0, "\(name): \(record ?? [:])")
+        }
+        #expect(try FileStore.listDirectory(sandbox.output + "/.tracksnap/records").allSatisfy { !$0.contains("incomplete") })
+        // Complete now: the next run draws nothing.
+        let settled = try sandbox.runQueue(["--basemap", tiles, "--json"])
+        #expect(sandbox.summary(settled)["rendered"] as? Int == 0 && sandbox.summary(settled)["incomplete"] as? Int == 0, "\(settled.stdout)")
+    }
+}
