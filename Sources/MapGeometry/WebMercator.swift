@@ -48,7 +48,12 @@ public struct LongitudeUnwrapping: Sendable, Equatable {
     /// and `maximum` as recorded (−180...180), and the extremes after shifting western longitudes
     /// by +360° (`LongitudeExtremes` collects all four in one pass).
     public init(_ extremes: LongitudeExtremes) {
-        shiftsWesternLongitudes = extremes.maximumShifted - extremes.minimumShifted < extremes.maximum - extremes.minimum
+        // Only a track with longitudes on both sides of 0° can be shorter shifted. Without this,
+        // a track wholly west of Greenwich was shifted one world east whenever adding 360°
+        // rounded its span down by an ulp (San Francisco at −122.450…−122.445), and its view,
+        // tiles and `viewport_epsg3857` lay outside the world.
+        let bothSides = extremes.minimum < 0 && extremes.maximum >= 0
+        shiftsWesternLongitudes = bothSides && extremes.maximumShifted - extremes.minimumShifted < extremes.maximum - extremes.minimum
     }
 
     /// Picks the reading whose longitude span is smaller.

@@ -1,3 +1,4 @@
+import MapGeometry
 import MapTiles
 import SnapshotRendering
 import Testing
@@ -42,13 +43,14 @@ struct AlignmentTests {
     static let farCases: [(name: String, from: (Double, Double), to: (Double, Double), width: Int, height: Int, scale: Double)] = [
         ("San Francisco, 2 km @2x", (37.770, -122.450), (37.785, -122.432), 400, 300, 2),
         ("San Francisco, 2 km @1x", (37.770, -122.450), (37.785, -122.432), 400, 300, 1),
+        ("San Francisco, 600 m @2x", (37.770, -122.450), (37.774, -122.445), 400, 300, 2),
         ("Tokyo, 1 km @2x", (35.680, 139.760), (35.688, 139.770), 400, 300, 2),
         ("Punta Arenas, 800 m @2x", (-53.165, -70.915), (-53.160, -70.905), 320, 240, 2),
         ("Auckland, 3 km @1.5x", (-36.860, 174.750), (-36.840, 174.780), 500, 333, 1.5),
         ("Reykjavik, 500 m @2x", (64.144, -21.945), (64.147, -21.937), 400, 300, 2),
     ]
 
-    @Test(arguments: 0..<6)
+    @Test(arguments: 0..<7)
     func backgroundPixelsShowTheirMapPositionAtHighZooms(caseIndex: Int) throws {
         let (name, from, to, width, height, scale) = Self.farCases[caseIndex]
         let snapshot = try SnapshotRenderer.render(
@@ -59,6 +61,10 @@ struct AlignmentTests {
         let error = try measureAlignment(snapshot)
         let label = "\(name) zoom \(report.zoom ?? -1)"
         #expect(report.zoom ?? 0 >= 15, "\(label): expected a high zoom")
+        // In the world: a track west of Greenwich is not moved one world east (it was, when
+        // adding 360° happened to round its longitude span down).
+        let view = snapshot.info.viewportEpsg3857
+        #expect(view[0] >= -WebMercator.halfWorldMeters && view[2] <= WebMercator.halfWorldMeters, "\(label): viewport \(view)")
         #expect(error.checked > width * height / 4, "\(label): only \(error.checked) pixels checked")
         #expect(error.worstPixels <= 0.5, "\(label): worst \(error.worstPixels) px")
         #expect(abs(error.meanSignedX) < 0.05 && abs(error.meanSignedY) < 0.05, "\(label): mean shift \(error.meanSignedX), \(error.meanSignedY) px")
