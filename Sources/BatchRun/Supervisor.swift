@@ -47,6 +47,9 @@ public final class Supervisor {
     private var summary = RunSummary()
     private var total = 0
     private var contentByJob: [String: SHA256Digest] = [:]
+    /// Keys drawn by this run: an incomplete image drawn again keeps its key, and the listing
+    /// must read its new record.
+    private var renderedKeys: Set<String> = []
     private var stopping = false
     private var aborting = false
     private var environmentalStop = false
@@ -118,7 +121,7 @@ public final class Supervisor {
         do {
             // Pruning only when this run sees the whole queue: other shards may be publishing.
             let prunes = configuration.shard.count == 1 && !interrupted && !environmentalStop
-            let report = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil)
+            let report = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil, redrawn: renderedKeys)
             if report.refusedToEmpty {
                 reporter.note("the listing was left as it is: no finished job in \(queue.layout.done), but the site lists tracks (tracksnap listing --allow-empty empties it)")
             }
@@ -244,6 +247,7 @@ public final class Supervisor {
         case let .finished(job, rendered, contentHex):
             if rendered { summary.rendered += 1 } else { summary.cached += 1 }
             contentByJob[job] = SHA256Digest(hex: contentHex)
+            if rendered, let content = SHA256Digest(hex: contentHex) { renderedKeys.insert(store.key(content: content).hex) }
             child.jobEnded(job)
         case let .incomplete(_, tilesFailed, cause):
             summary.noteIncomplete(cause: cause, tilesFailed: tilesFailed)

@@ -134,17 +134,21 @@ public struct ListingBuilder: Sendable {
     /// (job name → digest); others come from the catalog or are hashed. With `prunesBefore`, images
     /// and records no track references and older than that time (ns) are removed after the new
     /// listing is published; pass nil when other shards may still be publishing.
-    public func refresh(knownContent: [String: SHA256Digest] = [:], prunesBefore: Int64? = nil) throws(FileError) -> ListingReport {
+    /// `redrawn` names keys whose records this run rewrote (an incomplete image drawn again):
+    /// their cached listing entries are rebuilt from the new record (its attribution may differ).
+    public func refresh(
+        knownContent: [String: SHA256Digest] = [:], prunesBefore: Int64? = nil, redrawn: Set<String> = []
+    ) throws(FileError) -> ListingReport {
         try store.prepare()
         // Concurrent runs (lock bypassed, shards, machines) each refresh at their end. Scanning
         // done/ and writing the pages under one lock makes the last refresh see every job acked
         // before it started, so a slower run cannot overwrite a newer listing with an older view.
         let lock = try ExclusiveLock.acquire(store.stateDirectory + "/listing.lock")
         defer { lock.release() }
-        return try refreshHoldingLock(knownContent: knownContent, prunesBefore: prunesBefore)
+        return try refreshHoldingLock(knownContent: knownContent, prunesBefore: prunesBefore, redrawn: redrawn)
     }
 
-    private func refreshHoldingLock(knownContent: [String: SHA256Digest], prunesBefore: Int64?) throws(FileError) -> ListingReport {
+    private func refreshHoldingLock(knownContent: [String: SHA256Digest], prunesBefore: Int64?, redrawn: Set<String>) throws(FileError) -> ListingReport {
         var report = ListingReport()
 
         var catalog = ListingCatalog.load(catalogPath)
@@ -174,7 +178,9 @@ public struct ListingBuilder: Sendable {
         var manifest = manifestOnDisk
         report.repaired = try site.verify(&manifest)
         let previousStamp = (try? FileStore.readFile(stampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
-        if report.repaired == 0 && SiteWriter.topFiles.allSatisfy({ manifest[$0] != nil }) && previousStamp == stampHex {
+        if report.repaired == 0 && SiteWriter.topFiles.allSatisfy({ manifest[$0] != nil }) && previousStamp == stampHex
+            && redrawn.isDisjoint(with: jobsByKey.keys)
+        {
             report.tracks = jobsByKey.count
             // Pages no manifest names (a refresh that died before saving it) go all the same.
             let pageCount = (jobsByKey.count + pageSize - 1) / pageSize
@@ -195,7 +201,7 @@ public struct ListingBuilder: Sendable {
         for (keyHex, jobs) in jobsByKey {
             let sortedJobs = jobs.sorted()
             let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]
-            if let entry = previous[keyHex], entry.source == source, entry.jobs == sortedJobs {
+            if let entry = previous[keyHex], entry.source == source, entry.jobs == sortedJobs, !redrawn.contains(keyHex) {
                 cache.entries[keyHex] = entry
                 continue
             }

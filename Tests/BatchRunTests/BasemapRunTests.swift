@@ -155,4 +155,34 @@ struct IncompleteBasemapTests {
         let settled = try sandbox.runQueue(["--basemap", tiles, "--json"])
         #expect(sandbox.summary(settled)["rendered"] as? Int == 0 && sandbox.summary(settled)["incomplete"] as? Int == 0, "\(settled.stdout)")
     }
+
+    /// With every tile failing nothing of the map is drawn, so neither is its attribution; once
+    /// redrawn, the listing shows the attribution (its entry is rebuilt from the new record).
+    @Test func theListingFollowsARedrawnRecord() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(2)
+        let tiles = sandbox.root + "/paris-tiles"
+        let bounds = [2.30, 48.83, 2.40, 48.88]
+        try TileSetMaker.writeFolder(tiles, kind: .position, boundsLonLat: bounds, zooms: 13...17)
+        let all = (13...17).flatMap { TileSetMaker.coordinates(boundsLonLat: bounds, zoom: $0) }
+        for coordinate in all {
+            let path = "\(tiles)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
+            try FileStore.remove(path)
+            try FileStore.createDirectories(path)
+        }
+        try sandbox.enqueueArchive()
+        let options = ["--basemap", tiles, "--attribution", "© Repair Test", "--json"]
+        let first = try sandbox.runQueue(options)
+        #expect(sandbox.summary(first)["incomplete"] as? Int == 2, "\(first.stdout) \(first.stderr)")
+        #expect(sandbox.listedTracks().count == 2 && sandbox.listedTracks().allSatisfy { $0["attribution"] == nil })
+        for coordinate in all {
+            let path = "\(tiles)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
+            try FileManager.default.removeItem(atPath: path)
+            try FileStore.writeAtomically(try TileSetMaker.encodedTile(coordinate, kind: .position), to: path)
+        }
+        let repaired = try sandbox.runQueue(options)
+        #expect(sandbox.summary(repaired)["rendered"] as? Int == 2 && sandbox.summary(repaired)["incomplete"] as? Int == 0, "\(repaired.stdout)")
+        let listed = sandbox.listedTracks()
+        #expect(listed.count == 2 && listed.allSatisfy { $0["attribution"] as? String == "© Repair Test" }, "\(listed)")
+    }
 }
