@@ -69,8 +69,10 @@ final class ProgressReporter {
             print(String(decoding: data, as: UTF8.self))
         case .quiet:
             if summary.failed > 0 || summary.incomplete > 0 || summary.stoppedBecause != nil { printError("tracksnap: \(summary.line)") }
+            if let line = summary.incompleteLine { printError("tracksnap: \(line)") }
         case .bar, .lines:
             printError("tracksnap: \(summary.line)")
+            if let line = summary.incompleteLine { printError("tracksnap: \(line)") }
         }
     }
 

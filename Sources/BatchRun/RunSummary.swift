@@ -79,20 +79,22 @@ public struct RunSummary: Sendable, Equatable, Codable {
     /// Jobs finished one way or the other.
     public var finished: Int { rendered + cached + failed }
 
-    /// One line for people: "2000 tracks: 1990 rendered, 8 cached, 2 failed in 12.4 s (161.3 tracks/s)",
-    /// and a second when tracks were drawn with map tiles missing: "3 track(s) drawn with missing
-    /// map tiles (offline, not in the tile cache: 224 tiles); they will be redrawn next run".
+    /// One line for people: "2000 tracks: 1990 rendered, 8 cached, 2 failed in 12.4 s (161.3 tracks/s)"
+    /// (`incompleteLine` follows it when tracks were drawn with map tiles missing).
     public var line: String {
         let rate = seconds > 0 ? finished.asDouble / seconds : 0
         var text = "\(finished) track\(finished == 1 ? "" : "s"): \(rendered) rendered, \(cached) cached, \(failed) failed"
         if returned > 0 { text += ", \(returned) returned to the queue" }
         text += " in \(seconds.fixed(1)) s (\(rate.fixed(1)) tracks/s)"
         if let stoppedBecause { text += "; stopped: \(stoppedBecause)" }
-        if incomplete > 0 {
-            let causes = incompleteCauses.map { "\($0.cause): \($0.tilesFailed) tile\($0.tilesFailed == 1 ? "" : "s")" }.joined(separator: "; ")
-            text += "\n\(incomplete) track(s) drawn with missing map tiles (\(causes)); they will be redrawn next run"
-        }
         return text
+    }
+
+    /// The second line when tracks were drawn with map tiles missing, else nil.
+    public var incompleteLine: String? {
+        guard incomplete > 0 else { return nil }
+        let causes = incompleteCauses.map { "\($0.cause): \($0.tilesFailed) tile\($0.tilesFailed == 1 ? "" : "s")" }.joined(separator: "; ")
+        return "\(incomplete) track(s) drawn with missing map tiles (\(causes)); they will be redrawn next run"
     }
 }
 
