@@ -62,7 +62,7 @@ public final class BasemapTiles: TileProvider {
 
     /// The edge of the source's tiles, from one decoded tile (MBTiles), or nil.
     private static func tilePixels(of source: any RawTileSource, limits: TileLimits) -> Int? {
-        guard let mbtiles = source as? MBTilesSource, let bytes = mbtiles.anyTile(),
+        guard let mbtiles = source as? MBTilesSource, let bytes = mbtiles.anyTile(limit: limits.maximumTileBytes),
             case .success(let image) = TileDecoder.decode(bytes, limits: limits), image.width == image.height,
             [256, 512].contains(image.width)
         else { return nil }

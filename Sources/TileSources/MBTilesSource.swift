@@ -144,13 +144,16 @@ public final class MBTilesSource: RawTileSource {
         return Array(UnsafeRawBufferPointer(start: blob, count: count))
     }
 
-    /// One tile's bytes at any zoom (to learn the tile size), or nil.
-    func anyTile() -> [UInt8]? {
+    /// One tile's bytes at any zoom (to learn the tile size), or nil; nil too when it is larger
+    /// than `limit` bytes (not copied).
+    func anyTile(limit: Int) -> [UInt8]? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(database, "SELECT tile_data FROM tiles LIMIT 1", -1, &statement, nil) == SQLITE_OK else { return nil }
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW, let blob = sqlite3_column_blob(statement, 0) else { return nil }
-        return Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, 0))))
+        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, 0))
+        guard count > 0, count <= limit, let blob = sqlite3_column_blob(statement, 0) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: blob, count: count))
     }
 
     /// The zoom levels present, when the metadata does not say (one index lookup each end).
