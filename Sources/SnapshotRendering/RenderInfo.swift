@@ -52,7 +52,8 @@ public struct RenderInfo: Sendable, Equatable, Codable {
     /// The route's stroke width in pixels.
     public var strokeWidthPx: Double
     /// The exact map rectangle the image shows, `[minX, minY, maxX, maxY]` in EPSG:3857 metres;
-    /// pixel (px, py) shows x = minX + px·(maxX−minX)/width, y = maxY − py·(maxY−minY)/height.
+    /// image position (px, py) is x = minX + px·(maxX−minX)/width, y = maxY − py·(maxY−minY)/height;
+    /// pixel i spans i...i+1 and shows the map at its centre, i + 0.5.
     /// minX/maxX may exceed ±20,037,508.34 m for a track drawn across the antimeridian.
     public var viewportEpsg3857: [Double]
     /// What the basemap came to (zoom, tiles drawn and missing, attribution, problems); nil
