@@ -46,9 +46,15 @@ public struct LongitudeUnwrapping: Sendable, Equatable {
 
     /// Picks the reading whose longitude span is smaller, from the longitudes' extremes: `minimum`
     /// and `maximum` as recorded (−180...180), and the extremes after shifting western longitudes
-    /// by +360° (`LongitudeExtremes` collects all four in one pass).
+    /// by +360° (`LongitudeExtremes` collects all four in one pass). Longitudes all on one side of
+    /// the prime meridian are never shifted: both readings span the same, and shifting would move
+    /// the track (and its viewport) a whole world east.
     public init(_ extremes: LongitudeExtremes) {
-        shiftsWesternLongitudes = extremes.maximumShifted - extremes.minimumShifted < extremes.maximum - extremes.minimum
+        // Comparing the spans alone is not enough: for −21.78...−21.69 the shifted span computes
+        // 2.5e-14 smaller in floating point.
+        let spansBothSides = extremes.minimum < 0 && extremes.maximum >= 0
+        shiftsWesternLongitudes =
+            spansBothSides && extremes.maximumShifted - extremes.minimumShifted < extremes.maximum - extremes.minimum
     }
 
     /// Picks the reading whose longitude span is smaller.
