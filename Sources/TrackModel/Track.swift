@@ -22,7 +22,8 @@ public struct Track: Sendable, Equatable {
     public var name: String?
     /// The segments in file order; a segment may be empty until cleaning drops it.
     public var segments: [TrackSegment]
-    /// The activity or sport the file records (TCX `Activity/@Sport`, FIT `sport`), if any.
+    /// The activity or sport the file records (GPX `trk/type`, TCX `Activity/@Sport`, FIT `sport`,
+    /// GeoJSON `properties.activity`), if any.
     public var activity: String?
     /// The recording's own identifier (TCX `Activity/Id`), if any.
     public var activityIdentifier: String?

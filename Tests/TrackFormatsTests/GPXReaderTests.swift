@@ -21,6 +21,19 @@ import TrackModel
         #expect(fixes[2].elevationMeters == 415.25)
     }
 
+    /// Issue 21 item 12: Strava and Garmin Connect write the sport as `trk/type`; it was ignored,
+    /// so a run was listed in km/h instead of pace.
+    @Test func readsTrackTypeAsTheActivity() throws {
+        let track = try decode("gpx-trk-type-running-bern-summer.gpx")
+        #expect(track.activity == "running")
+        #expect(track.name == "Morning Run along the Aare" && track.fixCount == 61)
+        // A route's type when there is no track; a point's <type> is not the activity.
+        let route = #"<gpx><rte><type>hiking</type><rtept lat="46.6" lon="8.0"><type>summit</type></rtept></rte></gpx>"#
+        #expect(try TrackDecoder.decode(Array(route.utf8), fileName: "route.gpx").activity == "hiking")
+        let untyped = #"<gpx><trk><trkseg><trkpt lat="46.6" lon="8.0"><type>x</type></trkpt></trkseg></trk></gpx>"#
+        #expect(try TrackDecoder.decode(Array(untyped.utf8), fileName: "plain.gpx").activity == nil)
+    }
+
     @Test func readsGPX10WithNamespacePrefixesAndTimeZoneOffset() throws {
         let track = try decode("gpx10-namespace-prefixes.gpx")
         #expect(track.name == "Prefixed")

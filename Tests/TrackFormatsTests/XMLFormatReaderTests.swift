@@ -82,6 +82,14 @@ import TrackModel
         #expect(track.notes == ["drawn from 3 points in file order (the file has no lines)"])
     }
 
+    /// Issue 21 item 12: `properties.activity` (or `sport`, `activityType`, `type`) is the activity.
+    @Test func readsTheActivityFromProperties() throws {
+        let track = try decode("geojson-properties-activity-running.geojson")
+        #expect(track.activity == "running" && track.name == "Lunch run")
+        let sport = #"{"type":"Feature","properties":{"sport":7,"type":"Hike"},"geometry":{"type":"LineString","coordinates":[[8,46],[8.1,46]]}}"#
+        #expect(try TrackDecoder.decode(Array(sport.utf8), fileName: "hike.geojson").activity == "Hike")
+    }
+
     @Test func shortPositionIsAnErrorWithPosition() throws {
         let error = #expect(throws: TrackDecodingError.self) { try decode("geojson-position-with-one-number.geojson") }
         #expect(error?.description == "GEOJSON, line 2, column 35: expected ',' and a latitude after the longitude, found \"]]}\n\"")
