@@ -42,6 +42,12 @@ enum ListingFormat {
         var text: String { "\(weekdayNames[weekday]) \(day) \(monthNames[month - 1].prefix(3)) \(year), \(two(hour)):\(two(minute))" }
         /// "08:12"
         var clock: String { "\(two(hour)):\(two(minute))" }
+        /// The zone as the pages show it: `<span class="zone" title="Europe/Zurich">UTC+2</span>`,
+        /// or for the nautical estimate (no zone name) "UTC−2 (nautical estimate)".
+        func zoneHTML(_ zoneName: String?) -> String {
+            guard let zoneName else { return "<span class=\"zone\">\(zone) (nautical estimate)</span>" }
+            return "<span class=\"zone\" title=\"\(ListingFormat.escape(zoneName))\">\(zone)</span>"
+        }
         /// "2024-05-04T08:12:00+02:00", for `<time datetime>`.
         var iso: String {
             let minutes = abs(offsetSeconds) / 60
