@@ -43,10 +43,14 @@ enum ListingFormat {
         /// "08:12"
         var clock: String { "\(two(hour)):\(two(minute))" }
         /// The zone as the pages show it: `<span class="zone" title="Europe/Zurich">UTC+2</span>`,
-        /// or for the nautical estimate (no zone name) "UTC−2 (nautical estimate)".
-        func zoneHTML(_ zoneName: String?) -> String {
-            guard let zoneName else { return "<span class=\"zone\">\(zone) (nautical estimate)</span>" }
-            return "<span class=\"zone\" title=\"\(ListingFormat.escape(zoneName))\">\(zone)</span>"
+        /// "as recorded in the file" as the title for a file's own offset, and for the nautical
+        /// estimate "UTC−2 (nautical estimate)".
+        func zoneHTML(_ track: ListingTrack) -> String {
+            switch (track.utcOffsetSource, track.timeZone) {
+            case ("file", _): return "<span class=\"zone\" title=\"as recorded in the file\">\(zone)</span>"
+            case (_, let name?): return "<span class=\"zone\" title=\"\(ListingFormat.escape(name))\">\(zone)</span>"
+            default: return "<span class=\"zone\">\(zone) (nautical estimate)</span>"
+            }
         }
         /// "2024-05-04T08:12:00+02:00", for `<time datetime>`.
         var iso: String {

@@ -52,11 +52,13 @@ public struct ListingTrack: Sendable, Equatable, Codable {
     public var startTime: Double?
     /// Last fix time, seconds since the Unix epoch (UTC).
     public var endTime: Double?
-    /// The offset of local time at the start, seconds east of UTC: that of the IANA zone the
-    /// start lies in (`time_zone`) at the start time; at sea or where no zone is known, the
-    /// nautical estimate from the start longitude (15° an hour), and `time_zone` is null.
+    /// The offset of local time at the start, seconds east of UTC (see `utcOffsetSource`).
     public var utcOffsetS: Int
-    /// The IANA zone of the start ("Europe/Zurich"); nil when `utc_offset_s` is the nautical estimate.
+    /// How `utc_offset_s` was decided: "file" (written with the file's first time, `+02:00`),
+    /// "zone" (the IANA zone the start lies in, `time_zone`, at the start time) or "nautical"
+    /// (15° of longitude an hour: at sea, where no zone is known, or without times).
+    public var utcOffsetSource: String
+    /// The IANA zone of the start ("Europe/Zurich") when `utc_offset_source` is "zone".
     public var timeZone: String?
     /// The time the listing sorts by: `start_time`, or the file's modification time.
     public var sortTime: Double
@@ -80,6 +82,7 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         case endTime = "end_time"
         case utcOffsetS = "utc_offset_s"
         case timeZone = "time_zone"
+        case utcOffsetSource = "utc_offset_source"
         case sortTime = "sort_time"
     }
 
@@ -93,9 +96,15 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         activity = record.activity
         startTime = record.startTime
         endTime = record.endTime
-        let offset = Self.localOffset(startLonLat: record.startLonLat, startTime: record.startTime)
-        utcOffsetS = offset.utcOffsetSeconds
-        timeZone = offset.zoneName
+        if let recorded = record.utcOffsetRecordedS, record.startTime != nil {
+            utcOffsetS = recorded
+            utcOffsetSource = "file"
+        } else {
+            let offset = Self.localOffset(startLonLat: record.startLonLat, startTime: record.startTime)
+            utcOffsetS = offset.utcOffsetSeconds
+            timeZone = offset.zoneName
+            utcOffsetSource = offset.zoneName == nil ? "nautical" : "zone"
+        }
         sortTime = record.startTime ?? fileTime
         stats = Stats(
             distanceM: record.distanceM, durationS: record.durationS, movingTimeS: record.movingTimeS,

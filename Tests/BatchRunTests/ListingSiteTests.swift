@@ -142,6 +142,10 @@ import TrackSynthesis
         let sea = sandbox.archive + "/crossing.gpx"
         try FileStore.writeAtomically(Array((atSea + "</trkseg></trk></gpx>").utf8), to: sea)
         sandbox.age(sea, seconds: 3600)
+        // The offset written in the file wins over the nautical estimate.
+        let shipClock = sandbox.archive + "/ship-clock.gpx"
+        try FileStore.writeAtomically(try FileStore.readFile(fixture.replacingOccurrences(of: "gpx-trk-type-running-bern-summer", with: "gpx-times-with-local-offset-at-sea")), to: shipClock)
+        sandbox.age(shipClock, seconds: 3600)
         try sandbox.enqueueArchive()
         let result = try sandbox.runQueue()
         #expect(result.status == 0, "\(result.stderr)")
@@ -154,6 +158,10 @@ import TrackSynthesis
         #expect(bern["activity"] as? String == "running" && bern["utc_offset_s"] as? Int == 7200 && bern["time_zone"] as? String == "Europe/Zurich")
         let crossing = try #require(tracks.first { $0["name"] as? String == "crossing" })
         #expect(crossing["utc_offset_s"] as? Int == -7200 && crossing["time_zone"] == nil)
+        #expect(bern["utc_offset_source"] as? String == "zone" && crossing["utc_offset_source"] as? String == "nautical")
+        let passage = try #require(tracks.first { $0["name"] as? String == "Azores passage" })
+        #expect(passage["utc_offset_s"] as? Int == -3600 && passage["utc_offset_source"] as? String == "file" && passage["time_zone"] == nil)
+        #expect(index.contains("Sat 1 Jun 2024, 11:10</time> <span class=\"zone\" title=\"as recorded in the file\">UTC−1</span>"), "\(index)")
         let detail = String(decoding: try FileStore.readFile(sandbox.output + "/" + (bern["page"] as? String ?? "")), as: UTF8.self)
         #expect(detail.contains("<dt>Moving pace</dt><dd>5:00 /km</dd>") && detail.contains("08:30</time>"), "\(detail)")
     }

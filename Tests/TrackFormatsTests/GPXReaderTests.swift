@@ -34,6 +34,19 @@ import TrackModel
         #expect(try TrackDecoder.decode(Array(untyped.utf8), fileName: "plain.gpx").activity == nil)
     }
 
+    /// Issue 21 item 11: the offset written with the file's first time is kept for the listing's
+    /// local time; UTC (`Z`, `+00:00`) and no offset are not an offset.
+    @Test func keepsTheUTCOffsetTheFileRecords() throws {
+        let track = try decode("gpx-times-with-local-offset-at-sea.gpx")
+        #expect(track.recordedUTCOffsetSeconds == -3600)
+        #expect(track.segments[0].fixes[0].timeSeconds == 1_717_243_800)  // 12:10 UTC
+        #expect(try decode("gpx11-basic.gpx").recordedUTCOffsetSeconds == nil)
+        for (time, offset) in [("2024-06-15T08:30:00+02:00", 7200), ("2024-06-15 08:30:00.5+0530", 19800), ("2024-06-15T08:30:00+00:00", nil), ("2024-06-15T08:30:00", nil)] as [(String, Int?)] {
+            let csv = "lat,lon,time\n46.9,7.4,\(time)\n46.91,7.41,\(time)\n"
+            #expect(try TrackDecoder.decode(Array(csv.utf8), fileName: "offset.csv").recordedUTCOffsetSeconds == offset, "\(time)")
+        }
+    }
+
     @Test func readsGPX10WithNamespacePrefixesAndTimeZoneOffset() throws {
         let track = try decode("gpx10-namespace-prefixes.gpx")
         #expect(track.name == "Prefixed")
