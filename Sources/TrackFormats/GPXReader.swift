@@ -2,8 +2,9 @@ import TrackModel
 
 /// Reads GPX 1.0 and 1.1: `trk/trkseg/trkpt` (each `trkseg` a segment, several `trk` all kept),
 /// `rte/rtept` when the file has no track points, and the `wpt` waypoints in file order (as one
-/// route) when it has neither. Prefixes, BOM, CDATA, entities, comments,
-/// attribute order and quote style are handled by `XMLScanner`.
+/// route) when it has neither. The first `trk/type` (a route's `rte/type`) is the activity.
+/// Prefixes, BOM, CDATA, entities, comments, attribute order and quote style are handled by
+/// `XMLScanner`.
 public enum GPXReader: TrackReader {
     public static let format = TrackFormat.gpx
 
