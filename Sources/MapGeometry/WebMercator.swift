@@ -46,15 +46,14 @@ public struct LongitudeUnwrapping: Sendable, Equatable {
 
     /// Picks the reading whose longitude span is smaller, from the longitudes' extremes: `minimum`
     /// and `maximum` as recorded (−180...180), and the extremes after shifting western longitudes
-    /// by +360° (`LongitudeExtremes` collects all four in one pass). Longitudes all on one side of
-    /// the prime meridian are never shifted: both readings span the same, and shifting would move
-    /// the track (and its viewport) a whole world east.
+    /// by +360° (`LongitudeExtremes` collects all four in one pass).
     public init(_ extremes: LongitudeExtremes) {
-        // Comparing the spans alone is not enough: for −21.78...−21.69 the shifted span computes
-        // 2.5e-14 smaller in floating point.
-        let spansBothSides = extremes.minimum < 0 && extremes.maximum >= 0
-        shiftsWesternLongitudes =
-            spansBothSides && extremes.maximumShifted - extremes.minimumShifted < extremes.maximum - extremes.minimum
+        // Only a track with longitudes on both sides of 0° can be shorter shifted. Without this,
+        // a track wholly west of Greenwich was shifted one world east whenever adding 360°
+        // rounded its span down by an ulp (San Francisco at −122.450…−122.445), and its view,
+        // tiles and `viewport_epsg3857` lay outside the world.
+        let bothSides = extremes.minimum < 0 && extremes.maximum >= 0
+        shiftsWesternLongitudes = bothSides && extremes.maximumShifted - extremes.minimumShifted < extremes.maximum - extremes.minimum
     }
 
     /// Picks the reading whose longitude span is smaller.
