@@ -8,6 +8,11 @@ Usage (its own venv, nothing installed system-wide):
     python3 -m venv /tmp/tzvenv
     /tmp/tzvenv/bin/pip install timezonefinder timezonefinder-data shapely
     /tmp/tzvenv/bin/python scripts/build_timezone_data.py [OUTPUT] [TOLERANCE_DEGREES]
+    touch Sources/CTimeZoneData/timezones_blob.S   # SwiftPM does not see the .incbin dependency
+
+Last run: timezonefinder-data 3.2026.3.post1 (boundaries 2026c), tolerance 0.001° → 2,577,614 bytes;
+agrees with timezonefinder's own lookup on 99.9 % of 20,000 random land points (the rest lie where
+the source polygons of two zones overlap, e.g. Xinjiang, Abkhazia).
 
 What it does:
   1. Each zone's polygons are simplified (Douglas-Peucker, topology kept) to TOLERANCE_DEGREES
