@@ -36,6 +36,13 @@ import TrackModel
         #expect(track.segments[1].fixes[0].timeSeconds == 1_714_546_800)
     }
 
+    /// Issue 21 item 12: KML has no activity element; an `ExtendedData` field named like one is read.
+    @Test func kmlExtendedDataActivityType() throws {
+        let track = try decode("kml-extendeddata-activity-type.kml")
+        #expect(track.activity == "hiking" && track.name == "Eiger trail" && track.fixCount == 3)
+        #expect(try decode("kml-gx-multitrack.kml").activity == nil)
+    }
+
     @Test func kmlMissingLatitudeIsAnError() throws {
         let error = #expect(throws: TrackDecodingError.self) { try decode("kml-coordinates-missing-latitude.kml") }
         #expect(error?.description == "KML, line 2, column 10: expected \"longitude,latitude\" pairs in <coordinates>, found \"8.6\"")
