@@ -40,6 +40,10 @@ let package = Package(
             name: "SnapshotRendering",
             dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding", "MapTiles"],
             swiftSettings: strict),
+        // Time zones: boundary polygons linked in as data (CTimeZoneData), looked up by TimeZones,
+        // which also reads the IANA rules (TZif) for the offset at a moment.
+        .target(name: "CTimeZoneData", exclude: ["timezones.bin", "LICENSE-ODbL.txt"], cSettings: [.headerSearchPath(".")]),
+        .target(name: "TimeZones", dependencies: ["CTimeZoneData"], swiftSettings: strict),
         .target(name: "FileStore", swiftSettings: strict),
         .target(name: "ContentHash", swiftSettings: strict),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"], swiftSettings: strict),
@@ -47,7 +51,7 @@ let package = Package(
             name: "ThumbnailCache", dependencies: ["SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"],
             swiftSettings: strict),
         .target(
-            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash"],
+            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones"],
             swiftSettings: strict),
         .target(
             name: "BatchRun",
@@ -69,6 +73,7 @@ let package = Package(
         .testTarget(name: "DecompressionTests", dependencies: ["Decompression", "TrackSynthesis"], swiftSettings: strict),
         .testTarget(name: "TrackCleaningTests", dependencies: ["TrackCleaning"], swiftSettings: strict),
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"], swiftSettings: strict),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: strict),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"], swiftSettings: strict),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"], swiftSettings: strict),

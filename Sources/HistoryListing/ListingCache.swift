@@ -12,7 +12,7 @@ import FileStore
 /// line cut short by a crash fails to parse and is skipped (its track is rebuilt).
 struct ListingCache {
     /// Bump when `TrackFragments` or the pages change their output, so cached pieces are rebuilt.
-    static let templateVersion = "tracksnap-listing-cache/2"
+    static let templateVersion = "tracksnap-listing-cache/3"
 
     struct Entry {
         var source: String

@@ -42,6 +42,16 @@ enum ListingFormat {
         var text: String { "\(weekdayNames[weekday]) \(day) \(monthNames[month - 1].prefix(3)) \(year), \(two(hour)):\(two(minute))" }
         /// "08:12"
         var clock: String { "\(two(hour)):\(two(minute))" }
+        /// The zone as the pages show it: `<span class="zone" title="Europe/Zurich">UTC+2</span>`,
+        /// "as recorded in the file" as the title for a file's own offset, and for the nautical
+        /// estimate "UTC−2 (nautical estimate)".
+        func zoneHTML(_ track: ListingTrack) -> String {
+            switch (track.utcOffsetSource, track.timeZone) {
+            case ("file", _): return "<span class=\"zone\" title=\"as recorded in the file\">\(zone)</span>"
+            case (_, let name?): return "<span class=\"zone\" title=\"\(ListingFormat.escape(name))\">\(zone)</span>"
+            default: return "<span class=\"zone\">\(zone) (nautical estimate)</span>"
+            }
+        }
         /// "2024-05-04T08:12:00+02:00", for `<time datetime>`.
         var iso: String {
             let minutes = abs(offsetSeconds) / 60

@@ -1,4 +1,5 @@
 import ThumbnailCache
+import TimeZones
 
 /// One track in `index.json` (schema version 2; see README "index.json"). Field names are the
 /// JSON keys.
@@ -51,9 +52,14 @@ public struct ListingTrack: Sendable, Equatable, Codable {
     public var startTime: Double?
     /// Last fix time, seconds since the Unix epoch (UTC).
     public var endTime: Double?
-    /// The offset of local time at the start, seconds east of UTC, estimated from the start
-    /// longitude (the nautical time zone: files store UTC, not the zone).
+    /// The offset of local time at the start, seconds east of UTC (see `utcOffsetSource`).
     public var utcOffsetS: Int
+    /// How `utc_offset_s` was decided: "file" (written with the file's first time, `+02:00`),
+    /// "zone" (the IANA zone the start lies in, `time_zone`, at the start time) or "nautical"
+    /// (15° of longitude an hour: at sea, where no zone is known, or without times).
+    public var utcOffsetSource: String
+    /// The IANA zone of the start ("Europe/Zurich") when `utc_offset_source` is "zone".
+    public var timeZone: String?
     /// The time the listing sorts by: `start_time`, or the file's modification time.
     public var sortTime: Double
     /// Distance, time and climb.
@@ -75,6 +81,8 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         case startTime = "start_time"
         case endTime = "end_time"
         case utcOffsetS = "utc_offset_s"
+        case timeZone = "time_zone"
+        case utcOffsetSource = "utc_offset_source"
         case sortTime = "sort_time"
     }
 
@@ -88,9 +96,15 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         activity = record.activity
         startTime = record.startTime
         endTime = record.endTime
-        // Nautical zone: 15° of longitude per hour, rounded to the nearest hour.
-        let longitude = record.startLonLat.first ?? 0
-        utcOffsetS = Int((longitude / 15).rounded()) * 3600
+        if let recorded = record.utcOffsetRecordedS, record.startTime != nil {
+            utcOffsetS = recorded
+            utcOffsetSource = "file"
+        } else {
+            let offset = Self.localOffset(startLonLat: record.startLonLat, startTime: record.startTime)
+            utcOffsetS = offset.utcOffsetSeconds
+            timeZone = offset.zoneName
+            utcOffsetSource = offset.zoneName == nil ? "nautical" : "zone"
+        }
         sortTime = record.startTime ?? fileTime
         stats = Stats(
             distanceM: record.distanceM, durationS: record.durationS, movingTimeS: record.movingTimeS,
@@ -100,6 +114,14 @@ public struct ListingTrack: Sendable, Equatable, Codable {
         page = "tracks/" + record.id + ".html"
         images = record.images
         attribution = record.basemap?.attribution
+    }
+
+    /// The local time offset at the start: the start's zone and its rules at the start time, or
+    /// the nautical estimate (see `utcOffsetS`).
+    static func localOffset(startLonLat: [Double], startTime: Double?) -> LocalTimeOffset {
+        let longitude = startLonLat.first ?? 0
+        guard startLonLat.count >= 2, let startTime else { return .nautical(longitudeDegrees: longitude) }
+        return LocalTimeOffset.at(latitudeDegrees: startLonLat[1], longitudeDegrees: longitude, seconds: startTime)
     }
 
     /// The month the track is filed under, "2024-05": of its start in local time, or of the file

@@ -66,8 +66,12 @@ struct TrackFragments {
         out += ",\"elevation_gain_m\":" + (track.stats.elevationGainM.map(JSONText.number) ?? "null")
         out += ",\"moving_distance_m\":" + (track.stats.movingDistanceM.map(JSONText.number) ?? "null")
         out += ",\"moving_time_s\":" + (track.stats.movingTimeS.map(JSONText.number) ?? "null") + "}"
+        // Only when the offset is the zone's (utc_offset_source "zone").
+        if let timeZone = track.timeZone { string("time_zone", timeZone) }
         key("utc_offset_s")
-        out += "\(track.utcOffsetS)}"
+        out += "\(track.utcOffsetS)"
+        string("utc_offset_source", track.utcOffsetSource)
+        out += "}"
         return out
     }
 
@@ -97,7 +101,7 @@ struct TrackFragments {
     static func when(_ track: ListingTrack) -> String {
         guard let start = track.startTime else { return "<span class=\"muted\">no times recorded</span>" }
         let local = ListingFormat.LocalTime(start, offsetSeconds: track.utcOffsetS)
-        return "<time datetime=\"\(local.iso)\">\(local.text)</time> <span class=\"zone\">\(local.zone)</span>"
+        return "<time datetime=\"\(local.iso)\">\(local.text)</time> " + local.zoneHTML(track)
     }
 
     /// Distance, duration, pace or speed, climb: the ones the track has.

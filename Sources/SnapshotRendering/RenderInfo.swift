@@ -8,8 +8,10 @@ public struct RenderInfo: Sendable, Equatable, Codable {
     public var format: String
     /// The track's name from the file, if any.
     public var name: String?
-    /// The activity or sport the file records (TCX, FIT), if any.
+    /// The activity or sport the file records (GPX `type`, TCX, FIT, GeoJSON), if any.
     public var activity: String? = nil
+    /// The UTC offset written with the file's first time (seconds east), if the file records one.
+    public var utcOffsetRecordedS: Int? = nil
     /// Whether the file was gzip-compressed.
     public var compressed: Bool? = nil
     /// What the reader noticed without failing (a FIT CRC mismatch, ignored points…); nil when nothing.
@@ -67,6 +69,7 @@ public struct RenderInfo: Sendable, Equatable, Codable {
         case distanceM = "distance_m"
         case durationS = "duration_s"
         case elevationGainM = "elevation_gain_m"
+        case utcOffsetRecordedS = "utc_offset_recorded_s"
         case startTime = "start_time"
         case endTime = "end_time"
         case movingTimeS = "moving_time_s"

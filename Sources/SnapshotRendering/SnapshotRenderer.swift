@@ -194,6 +194,7 @@ public enum SnapshotRenderer {
             info.startLonLat = [first.longitudeDegrees, first.latitudeDegrees]
         }
         info.activity = track.activity
+        info.utcOffsetRecordedS = track.recordedUTCOffsetSeconds
         info.compressed = track.wasCompressed ? true : nil
         info.notes = track.notes.isEmpty ? nil : track.notes
         return info

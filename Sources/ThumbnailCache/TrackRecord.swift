@@ -32,8 +32,10 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var name: String?
     /// The format read ("gpx", "csv", …).
     public var format: String
-    /// The activity or sport the file records (TCX, FIT), if any.
+    /// The activity or sport the file records (GPX `type`, TCX, FIT, GeoJSON), if any.
     public var activity: String?
+    /// The UTC offset written with the file's first time (seconds east), if the file records one.
+    public var utcOffsetRecordedS: Int?
     /// First fix time, seconds since the Unix epoch, when the track has times.
     public var startTime: Double?
     /// Last fix time, seconds since the Unix epoch, when the track has times.
@@ -74,6 +76,7 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case id, name, format, fixes, images, activity, bbox, segments, basemap, incomplete
         case startTime = "start_time"
+        case utcOffsetRecordedS = "utc_offset_recorded_s"
         case endTime = "end_time"
         case movingTimeS = "moving_time_s"
         case movingDistanceM = "moving_distance_m"
@@ -91,6 +94,7 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         name = info.name
         format = info.format
         activity = info.activity
+        utcOffsetRecordedS = info.utcOffsetRecordedS
         startTime = info.startTime
         endTime = info.endTime
         movingTimeS = info.movingTimeS

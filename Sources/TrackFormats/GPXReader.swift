@@ -2,8 +2,9 @@ import TrackModel
 
 /// Reads GPX 1.0 and 1.1: `trk/trkseg/trkpt` (each `trkseg` a segment, several `trk` all kept),
 /// `rte/rtept` when the file has no track points, and the `wpt` waypoints in file order (as one
-/// route) when it has neither. Prefixes, BOM, CDATA, entities, comments,
-/// attribute order and quote style are handled by `XMLScanner`.
+/// route) when it has neither. The first `trk/type` (a route's `rte/type`) is the activity.
+/// Prefixes, BOM, CDATA, entities, comments, attribute order and quote style are handled by
+/// `XMLScanner`.
 public enum GPXReader: TrackReader {
     public static let format = TrackFormat.gpx
 
@@ -65,7 +66,7 @@ public enum GPXReader: TrackReader {
 /// The reader's state between tokens. A struct with mutating methods rather than closures over
 /// locals: captured mutable locals are boxed on the heap, which made every point slower.
 private struct GPXState {
-    enum Capture { case none, elevation, time, trackName, routeName, fileName }
+    enum Capture { case none, elevation, time, trackName, routeName, fileName, trackType, routeType }
 
     var trackSegments: [TrackSegment] = []
     var routeSegments: [TrackSegment] = []
@@ -80,6 +81,8 @@ private struct GPXState {
     var capture = Capture.none
     var captureDepth = 0
     var trackName: String?, routeName: String?, fileName: String?
+    /// `trk/type` and `rte/type` ("running" from Strava and Garmin Connect exports), first of each.
+    var trackType: String?, routeType: String?
 
     /// Fixes the first segment reserves room for. Growing a million-fix array by doubling keeps the
     /// old and new buffers alive together (1.5× the fixes, on top of the file); reserving up front
@@ -140,6 +143,16 @@ private struct GPXState {
             }
             captureDepth = depth
             return true
+        } else if scanner.isNamed(token, "type"), !token.selfClosing {
+            if trackDepth > 0, depth == trackDepth + 1, trackType == nil {
+                capture = .trackType
+            } else if routeDepth > 0, depth == routeDepth + 1, routeType == nil {
+                capture = .routeType
+            } else {
+                return false
+            }
+            captureDepth = depth
+            return true
         }
         return false
     }
@@ -154,6 +167,8 @@ private struct GPXState {
             case .trackName: trackName = try collector.string(in: scanner)
             case .routeName: routeName = try collector.string(in: scanner)
             case .fileName: if fileName == nil { fileName = try collector.string(in: scanner) }
+            case .trackType: trackType = try collector.string(in: scanner)
+            case .routeType: routeType = try collector.string(in: scanner)
             case .none: break
             }
             capture = .none
@@ -209,8 +224,8 @@ private struct GPXState {
         if trackSegments.isEmpty, routeSegments.isEmpty, !waypointFixes.isEmpty {
             return Track(format: .gpx, name: fileName, segments: [TrackSegment(fixes: waypointFixes)])
         }
-        if trackSegments.isEmpty { return Track(format: .gpx, name: routeName ?? fileName, segments: routeSegments) }
-        return Track(format: .gpx, name: trackName ?? fileName, segments: trackSegments)
+        if trackSegments.isEmpty { return Track(format: .gpx, name: routeName ?? fileName, segments: routeSegments, activity: routeType) }
+        return Track(format: .gpx, name: trackName ?? fileName, segments: trackSegments, activity: trackType)
     }
 
     private func readCoordinates(_ token: XMLScanner.Token, _ scanner: XMLScanner) throws(TrackDecodingError) -> Fix {

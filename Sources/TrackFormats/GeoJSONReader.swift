@@ -5,7 +5,8 @@ import TrackModel
 /// Positions are `[longitude, latitude, elevation?]` (further members ignored). A feature's
 /// `properties.name` names the track; times come from `properties.coordTimes` (one time per
 /// position, nested like the lines, as togeojson and gpsbabel write) or
-/// `properties.coordinateProperties.times`; a lone `properties.time` dates the first fix.
+/// `properties.coordinateProperties.times`; a lone `properties.time` dates the first fix. A string
+/// `properties.activity`, `sport`, `activityType` or `type` is the activity.
 /// Polygons are not routes: ignored and counted in `notes`. Points (Point, MultiPoint) are drawn
 /// in file order when the file has no lines, as a GPX file of waypoints is; otherwise counted.
 ///
@@ -24,7 +25,7 @@ public enum GeoJSONReader: TrackReader {
         if state.scanner.peek() != nil {
             throw state.scanner.error(at: state.scanner.position, "expected the end of the file after the GeoJSON object, found \(state.scanner.found())")
         }
-        var track = Track(format: .geojson, name: state.name, segments: state.segments)
+        var track = Track(format: .geojson, name: state.name, segments: state.segments, activity: state.activity)
         // Like a GPX file of waypoints: points are the route only when there is no line.
         if state.segments.isEmpty, !state.points.isEmpty {
             track.segments = [TrackSegment(fixes: state.points)]
@@ -54,6 +55,7 @@ private struct GeoJSONState {
     /// Point and MultiPoint positions, in file order: the route when the file has no lines.
     var points: [Fix] = []
     var name: String?
+    var activity: String?
     var ignored: [String: Int] = [:]
     var notes: [String] = []
 
@@ -194,6 +196,8 @@ private struct GeoJSONState {
     /// What a feature's `properties` say about its track.
     struct Properties {
         var name: String?
+        /// The first of `activity`, `sport`, `activityType`, `type` that is a non-blank string.
+        var activity: String?
         var time = Double.nan
         /// One list of times per line (a LineString's single list is one entry).
         var times: [[Double]]?
@@ -208,6 +212,12 @@ private struct GeoJSONState {
         while let key = try scanner.nextKey(first: &first) {
             if scanner.equals(key, "name"), scanner.peek() == UInt8(ascii: "\"") {
                 result.name = try scanner.readString()
+            } else if result.activity == nil, scanner.peek() == UInt8(ascii: "\""),
+                scanner.equals(key, "activity") || scanner.equals(key, "sport") || scanner.equals(key, "activityType")
+                    || scanner.equals(key, "type")
+            {
+                let text = try scanner.readString().trimmingSpaces
+                result.activity = text.isEmpty ? nil : text
             } else if scanner.equals(key, "time") || scanner.equals(key, "startTime") {
                 result.time = try readTime(depth: depth + 1)
             } else if scanner.equals(key, "coordTimes") {
@@ -280,6 +290,7 @@ private struct GeoJSONState {
         let produced = firstSegment..<segments.count
         guard !produced.isEmpty else { return }
         if name == nil { name = properties.name }
+        if activity == nil { activity = properties.activity }
         if let times = properties.times {
             let counts = produced.map { segments[$0].fixes.count }
             if times.map(\.count) == counts {
@@ -292,5 +303,16 @@ private struct GeoJSONState {
         } else if !properties.time.isNaN, !segments[firstSegment].fixes.isEmpty, segments[firstSegment].fixes[0].timeSeconds.isNaN {
             segments[firstSegment].fixes[0].timeSeconds = properties.time
         }
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks.
+    fileprivate var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !" \t\r\n".unicodeScalars.contains($0) }),
+            let last = scalars.lastIndex(where: { !" \t\r\n".unicodeScalars.contains($0) })
+        else { return "" }
+        return String(scalars[first...last])
     }
 }

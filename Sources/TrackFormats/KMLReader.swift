@@ -4,13 +4,15 @@ import TrackModel
 /// pairs) anywhere under `Document`, `Folder`, `Placemark`, `MultiGeometry` and `gx:MultiTrack`,
 /// each as a segment in file order. `Point`s and `Polygon`s are not routes: they are ignored and
 /// counted in `notes`. The name is that of the first `Placemark` with a route, else the `Document`'s.
+/// KML has no activity element; the first `ExtendedData/Data` named `activity`, `activityType`,
+/// `sport` or `type` (as some exporters write) gives the activity.
 public enum KMLReader: TrackReader {
     public static let format = TrackFormat.kml
 
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(TrackDecodingError) -> Track {
         var handler = KMLHandler(counter: FixCounter(limits, inputBytes: bytes.count))
         try XMLWalk.run(bytes, format: .kml, root: "kml", limits: limits, handler: &handler)
-        var track = Track(format: .kml, name: handler.routeName ?? handler.documentName, segments: handler.segments)
+        var track = Track(format: .kml, name: handler.routeName ?? handler.documentName, segments: handler.segments, activity: handler.activity)
         if handler.ignoredGeometries > 0 {
             track.notes.append("\(handler.ignoredGeometries) Point or Polygon geometries ignored (only lines are routes)")
         }
@@ -22,7 +24,7 @@ public enum KMLReader: TrackReader {
 }
 
 private struct KMLHandler: XMLElementHandler {
-    enum Field { case coordinates, when, coord, placemarkName, documentName }
+    enum Field { case coordinates, when, coord, placemarkName, documentName, activity }
 
     var counter: FixCounter
     var segments: [TrackSegment] = []
@@ -30,6 +32,9 @@ private struct KMLHandler: XMLElementHandler {
     var unpairedTimes = 0
     var documentName: String?, routeName: String?, placemarkName: String?
     var placemarkDepth = 0, lineDepth = 0, gxTrackDepth = 0, ignoredDepth = 0
+    var activity: String?
+    /// Depth of an `ExtendedData/Data` element naming the activity, while inside it.
+    var activityDataDepth = 0
     var times: [Double] = []
     var coordinates: [Fix] = []
     var field: Field?
@@ -56,6 +61,11 @@ private struct KMLHandler: XMLElementHandler {
         } else if scanner.isNamed(token, "Point") || scanner.isNamed(token, "Polygon") || scanner.isNamed(token, "LinearRing") {
             ignoredGeometries += 1
             ignoredDepth = depth
+        } else if activityDataDepth > 0 {
+            if depth == activityDataDepth + 1, scanner.isNamed(token, "value") { field = .activity }
+        } else if activity == nil, scanner.isNamed(token, "Data"), !token.selfClosing, let range = try scanner.attribute(token, "name") {
+            let name = scanner.string(range.start, range.end).lowercased()
+            if ["activity", "activitytype", "sport", "type"].contains(name) { activityDataDepth = depth }
         } else if scanner.isNamed(token, "Placemark") {
             placemarkDepth = depth
             placemarkName = nil
@@ -78,10 +88,13 @@ private struct KMLHandler: XMLElementHandler {
             case .coord: try readGXCoord(text, scanner, token)
             case .placemarkName: placemarkName = try text.string(in: scanner)
             case .documentName: documentName = try text.string(in: scanner)
+            case .activity: if activity == nil { activity = try text.string(in: scanner) }
             }
             return
         }
-        if depth == ignoredDepth {
+        if depth == activityDataDepth {
+            activityDataDepth = 0
+        } else if depth == ignoredDepth {
             ignoredDepth = 0
         } else if depth == lineDepth {
             lineDepth = 0

@@ -171,6 +171,47 @@ enum NumberParsing {
         return seconds - sign * Double(offsetHours * 3600 + offsetMinutes * 60)
     }
 
+    /// How far into a text file `firstRecordedUTCOffset` looks for the first time.
+    static let recordedOffsetScanBytes = 1 << 20
+
+    /// The UTC offset (seconds east) written with the first ISO 8601 date-time in the first MiB of
+    /// a text file (`2024-06-15T08:30:00+02:00` → 7200), nil when that time is UTC (`Z`,
+    /// `+00:00`, read as plain UTC by many exporters), has no offset, or there is no time.
+    static func firstRecordedUTCOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = min(bytes.count, recordedOffsetScanBytes)
+        @inline(__always) func digit(_ index: Int) -> Int? {
+            guard index < end else { return nil }
+            let value = bytes[index] &- 48
+            return value < 10 ? Int(value) : nil
+        }
+        var i = 0
+        // YYYY-MM-DDThh:mm: dashes at +4 and +7, T (or space) at +10, colon at +13.
+        while i + 16 <= end {
+            guard bytes[i + 4] == UInt8(ascii: "-"), bytes[i + 7] == UInt8(ascii: "-"),
+                bytes[i + 10] == UInt8(ascii: "T") || bytes[i + 10] == UInt8(ascii: " "), bytes[i + 13] == UInt8(ascii: ":"),
+                [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15].allSatisfy({ digit(i + $0) != nil })
+            else {
+                i += 1
+                continue
+            }
+            var k = i + 16
+            // Seconds and a fraction.
+            while k < end, digit(k) != nil || bytes[k] == UInt8(ascii: ":") || bytes[k] == UInt8(ascii: ".") || bytes[k] == UInt8(ascii: ",") { k += 1 }
+            guard k < end, bytes[k] == UInt8(ascii: "+") || bytes[k] == UInt8(ascii: "-"),
+                let h1 = digit(k + 1), let h2 = digit(k + 2)
+            else { return nil }
+            let sign = bytes[k] == UInt8(ascii: "-") ? -1 : 1
+            var m = k + 3
+            if m < end, bytes[m] == UInt8(ascii: ":") { m += 1 }
+            let minutes = (digit(m) ?? 0) * 10 + (digit(m + 1) ?? 0)
+            let hours = h1 * 10 + h2
+            guard hours <= 14, minutes < 60 else { return nil }
+            let seconds = sign * (hours * 3600 + minutes * 60)
+            return seconds == 0 ? nil : seconds
+        }
+        return nil
+    }
+
     /// The one layout nearly every device writes, `YYYY-MM-DDTHH:MM:SSZ` (20 bytes), read with no
     /// branching per field; anything else goes to the general parser.
     @inline(__always)

@@ -136,9 +136,17 @@ public enum TrackDecoder {
         guard let reader = reader(for: format) else {
             throw TrackDecodingError(.unsupportedFormat, format: format, position: nil, "\(format.rawValue) content is not a track")
         }
+        // Before the reader: a caller's `consumed` may release the file's first pages.
+        let recordedOffset = format.isText ? NumberParsing.firstRecordedUTCOffset(bytes) : nil
         if format.isText { try checkUTF8(bytes, format: format, consumed: consumed) }
-        if format == .gpx, let consumed { return try GPXReader.read(bytes, limits: limits, consumed: consumed) }
-        return try reader.read(bytes, limits: limits)
+        var track: Track
+        if format == .gpx, let consumed {
+            track = try GPXReader.read(bytes, limits: limits, consumed: consumed)
+        } else {
+            track = try reader.read(bytes, limits: limits)
+        }
+        if track.recordedUTCOffsetSeconds == nil { track.recordedUTCOffsetSeconds = recordedOffset }
+        return track
     }
 
     /// Fails on the first byte of `bytes` that is not well-formed UTF-8, naming its line and column.

@@ -22,10 +22,14 @@ public struct Track: Sendable, Equatable {
     public var name: String?
     /// The segments in file order; a segment may be empty until cleaning drops it.
     public var segments: [TrackSegment]
-    /// The activity or sport the file records (TCX `Activity/@Sport`, FIT `sport`), if any.
+    /// The activity or sport the file records (GPX `trk/type`, TCX `Activity/@Sport`, FIT `sport`,
+    /// GeoJSON `properties.activity`), if any.
     public var activity: String?
     /// The recording's own identifier (TCX `Activity/Id`), if any.
     public var activityIdentifier: String?
+    /// The UTC offset, seconds east, written with the file's first time (`2024-06-15T08:30:00+02:00`);
+    /// nil when the file writes UTC (`Z`, `+00:00`), no offset, or no times.
+    public var recordedUTCOffsetSeconds: Int?
     /// Whether the file was gzip-compressed around `format`.
     public var wasCompressed = false
     /// Things the reader noticed but did not fail on, one sentence each ("the file CRC does not

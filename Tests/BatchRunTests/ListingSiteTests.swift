@@ -100,7 +100,7 @@ import TrackSynthesis
         let first = try #require(newestPart.tracks.first)
         #expect(first.images.map(\.role) == ["thumbnail", "thumbnail", "detail", "detail"])
         #expect(first.images.allSatisfy { $0.viewportEpsg3857.count == 4 && FileStore.exists(sandbox.output + "/" + $0.path) })
-        #expect(first.bbox.count == 4 && first.bbox[0] < first.bbox[2] && first.stats.movingTimeS != nil && first.utcOffsetS == 0)
+        #expect(first.bbox.count == 4 && first.bbox[0] < first.bbox[2] && first.stats.movingTimeS != nil && first.utcOffsetS == 3600 && first.timeZone == "Europe/Zurich")
         #expect(FileStore.exists(sandbox.output + "/" + first.page))
 
         let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
@@ -108,10 +108,12 @@ import TrackSynthesis
         // page-3: the newest one); the month list links to the page of each month's newest track.
         #expect(index.contains("id=\"m-2025-01\">January 2025</h2>") && index.contains("href=\"page-2.html#m-2024-05\">May</a>"))
         #expect(index.contains("href=\"page-1.html#m-2024-03\">Mar</a>"))
-        #expect(index.contains("href=\"page-1.html#m-2023-12\">Dec</a>") && index.contains("rel=\"next\" href=\"page-2.html\""))
+        // The track of 2023-12-31 23:00 UTC started at midnight in Bern: filed under January 2024.
+        #expect(index.contains("href=\"page-1.html#m-2024-01\">Jan</a>") && !index.contains("m-2023-12") && index.contains("rel=\"next\" href=\"page-2.html\""))
         #expect(index.contains("loading=\"lazy\"") && index.contains("width=\"320\" height=\"240\"") && index.contains("@2x.png 2x"))
-        // Local time from the longitude: 7.44° E is the nautical zone UTC+0 (7.5° would be +1).
-        #expect(index.contains("<time datetime=\"2025-01-15T06:30:10Z\">Wed 15 Jan 2025, 06:30</time> <span class=\"zone\">UTC</span>"), "\(index)")
+        // Local time of the zone the start lies in (Bern: Europe/Zurich, UTC+1 in January), not
+        // of the 15° longitude band (7.44° E would be UTC+0).
+        #expect(index.contains("<time datetime=\"2025-01-15T07:30:10+01:00\">Wed 15 Jan 2025, 07:30</time> <span class=\"zone\" title=\"Europe/Zurich\">UTC+1</span>"), "\(index)")
         let page1 = String(decoding: try FileStore.readFile(sandbox.output + "/page-1.html"), as: UTF8.self)
         #expect(page1.contains("rel=\"prev\" href=\"page-2.html\"") && !page1.contains("rel=\"next\""))
         let page3 = String(decoding: try FileStore.readFile(sandbox.output + "/page-3.html"), as: UTF8.self)
@@ -123,6 +125,45 @@ import TrackSynthesis
         // The way back names no page number: adding tracks never rewrites detail pages.
         #expect(detail.contains("30 read, 30 kept,") && detail.contains("href=\"../index.html\">← All tracks"))
         #expect(detail.contains("<dt>Source file</dt><dd>newest.gpx</dd>"))
+    }
+
+    /// Issue 21 items 11 and 12: a Strava run in Bern (`<type>running</type>`, 12 km/h, starting
+    /// 06:30 UTC in June) is listed at 08:30 local time (Europe/Zurich, summer time) with its pace,
+    /// not at "06:30 UTC" in km/h; a track at sea keeps the nautical estimate, labelled as such.
+    @Test func aBernRunShowsLocalTimeAndPace() throws {
+        let sandbox = try RunSandbox(detailImages: true)
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/gpx-trk-type-running-bern-summer.gpx").path
+        let run = sandbox.archive + "/bern-run.gpx"
+        try FileStore.writeAtomically(try FileStore.readFile(fixture), to: run)
+        sandbox.age(run, seconds: 3600)
+        var atSea = "<gpx><trk><trkseg>"
+        for index in 0..<20 { atSea += "<trkpt lat=\"40\" lon=\"\(-30 + Double(index) * 0.01)\"><time>2024-06-01T12:\(10 + index):00Z</time></trkpt>" }
+        let sea = sandbox.archive + "/crossing.gpx"
+        try FileStore.writeAtomically(Array((atSea + "</trkseg></trk></gpx>").utf8), to: sea)
+        sandbox.age(sea, seconds: 3600)
+        // The offset written in the file wins over the nautical estimate.
+        let shipClock = sandbox.archive + "/ship-clock.gpx"
+        try FileStore.writeAtomically(try FileStore.readFile(fixture.replacingOccurrences(of: "gpx-trk-type-running-bern-summer", with: "gpx-times-with-local-offset-at-sea")), to: shipClock)
+        sandbox.age(shipClock, seconds: 3600)
+        try sandbox.enqueueArchive()
+        let result = try sandbox.runQueue()
+        #expect(result.status == 0, "\(result.stderr)")
+        let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
+        #expect(index.contains("<time datetime=\"2024-06-15T08:30:00+02:00\">Sat 15 Jun 2024, 08:30</time> <span class=\"zone\" title=\"Europe/Zurich\">UTC+2</span>"), "\(index)")
+        #expect(index.contains("<span>5:00 /km</span>") && !index.contains("12.0 km/h"), "\(index)")
+        #expect(index.contains("Sat 1 Jun 2024, 10:10</time> <span class=\"zone\">UTC−2 (nautical estimate)</span>"), "\(index)")
+        let tracks = sandbox.listedTracks()
+        let bern = try #require(tracks.first { $0["name"] as? String == "Morning Run along the Aare" })
+        #expect(bern["activity"] as? String == "running" && bern["utc_offset_s"] as? Int == 7200 && bern["time_zone"] as? String == "Europe/Zurich")
+        let crossing = try #require(tracks.first { $0["name"] as? String == "crossing" })
+        #expect(crossing["utc_offset_s"] as? Int == -7200 && crossing["time_zone"] == nil)
+        #expect(bern["utc_offset_source"] as? String == "zone" && crossing["utc_offset_source"] as? String == "nautical")
+        let passage = try #require(tracks.first { $0["name"] as? String == "Azores passage" })
+        #expect(passage["utc_offset_s"] as? Int == -3600 && passage["utc_offset_source"] as? String == "file" && passage["time_zone"] == nil)
+        #expect(index.contains("Sat 1 Jun 2024, 11:10</time> <span class=\"zone\" title=\"as recorded in the file\">UTC−1</span>"), "\(index)")
+        let detail = String(decoding: try FileStore.readFile(sandbox.output + "/" + (bern["page"] as? String ?? "")), as: UTF8.self)
+        #expect(detail.contains("<dt>Moving pace</dt><dd>5:00 /km</dd>") && detail.contains("08:30</time>"), "\(detail)")
     }
 
     @Test func aNewTrackRewritesOnlyTheNewestPagesAndALateOldUploadLandsInTimeOrder() throws {

@@ -53,4 +53,19 @@ import Testing
         #expect(pixels.allSatisfy { $0.x >= 0 && $0.x <= 512 })
         #expect(zip(pixels, pixels.dropFirst()).allSatisfy { $0.x < $1.x })
     }
+
+    /// Issue 21 item 8: a 2,400-fix track near Reykjavík (−21.78° to −21.69°) was unwrapped by a
+    /// whole world (viewport x 37,648,386 to 37,661,638) because the shifted span computes a hair
+    /// smaller in floating point.
+    @Test(arguments: [(-21.78, -21.69, 64.2), (-122.52, -122.38, 37.77), (8.5, 8.6, 47.37)])
+    func keepsATrackOnOneSideOfTheAntimeridianInTheWorld(west: Double, east: Double, latitude: Double) {
+        let longitudes = (0..<2400).map { west + (east - west) * Double($0) / 2399 }
+        let unwrapping = LongitudeUnwrapping(longitudes: longitudes)
+        #expect(!unwrapping.shiftsWesternLongitudes)
+        let points = longitudes.map { WebMercator.project(latitudeDegrees: latitude, longitudeDegrees: unwrapping.apply($0)) }
+        let viewport = ViewportFitting(widthPixels: 512, heightPixels: 512).fit(MapRect(bounding: points)!, latitudeDegrees: latitude)
+        #expect(viewport.mapRect.minX > -WebMercator.halfWorldMeters && viewport.mapRect.maxX < WebMercator.halfWorldMeters)
+        let centre = WebMercator.unproject(viewport.mapRect.center)
+        #expect(abs(centre.longitudeDegrees - (west + east) / 2) < 1e-9)
+    }
 }

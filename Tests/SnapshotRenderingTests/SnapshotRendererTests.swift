@@ -53,6 +53,17 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(start.green > start.red && start.green > start.blue, "green start marker at \(px),\(py): \(start)")
     }
 
+    /// Issue 21 item 8: the render info of a 2,400-fix track near Reykjavík (−21.78° to −21.69°)
+    /// had `viewport_epsg3857` x from 37,648,386 to 37,661,638, a whole world east.
+    @Test func aTrackWestOfGreenwichKeepsItsViewportInTheWorld() throws {
+        var gpx = "<gpx><trk><trkseg>"
+        for index in 0..<2400 { gpx += "<trkpt lat=\"\(64.2 + Double(index % 50) * 0.00002)\" lon=\"\(-21.78 + 0.09 * Double(index) / 2399)\"/>" }
+        let info = try SnapshotRenderer.render(trackBytes: Array((gpx + "</trkseg></trk></gpx>").utf8), fileName: "reykjavik.gpx").info
+        let r = info.viewportEpsg3857
+        let lonToX = 6_378_137.0 * Double.pi / 180
+        #expect(r[0] < -21.78 * lonToX && r[2] > -21.69 * lonToX && r[0] > -180 * lonToX && r[2] < 0, "\(r)")
+    }
+
     @Test func sameInputGivesIdenticalBytes() throws {
         let bytes = try fixtureBytes("gpx11-basic.gpx")
         #expect(try SnapshotRenderer.render(trackBytes: bytes).png == (try SnapshotRenderer.render(trackBytes: bytes).png))

@@ -21,6 +21,32 @@ import TrackModel
         #expect(fixes[2].elevationMeters == 415.25)
     }
 
+    /// Issue 21 item 12: Strava and Garmin Connect write the sport as `trk/type`; it was ignored,
+    /// so a run was listed in km/h instead of pace.
+    @Test func readsTrackTypeAsTheActivity() throws {
+        let track = try decode("gpx-trk-type-running-bern-summer.gpx")
+        #expect(track.activity == "running")
+        #expect(track.name == "Morning Run along the Aare" && track.fixCount == 61)
+        // A route's type when there is no track; a point's <type> is not the activity.
+        let route = #"<gpx><rte><type>hiking</type><rtept lat="46.6" lon="8.0"><type>summit</type></rtept></rte></gpx>"#
+        #expect(try TrackDecoder.decode(Array(route.utf8), fileName: "route.gpx").activity == "hiking")
+        let untyped = #"<gpx><trk><trkseg><trkpt lat="46.6" lon="8.0"><type>x</type></trkpt></trkseg></trk></gpx>"#
+        #expect(try TrackDecoder.decode(Array(untyped.utf8), fileName: "plain.gpx").activity == nil)
+    }
+
+    /// Issue 21 item 11: the offset written with the file's first time is kept for the listing's
+    /// local time; UTC (`Z`, `+00:00`) and no offset are not an offset.
+    @Test func keepsTheUTCOffsetTheFileRecords() throws {
+        let track = try decode("gpx-times-with-local-offset-at-sea.gpx")
+        #expect(track.recordedUTCOffsetSeconds == -3600)
+        #expect(track.segments[0].fixes[0].timeSeconds == 1_717_243_800)  // 12:10 UTC
+        #expect(try decode("gpx11-basic.gpx").recordedUTCOffsetSeconds == nil)
+        for (time, offset) in [("2024-06-15T08:30:00+02:00", 7200), ("2024-06-15 08:30:00.5+0530", 19800), ("2024-06-15T08:30:00+00:00", nil), ("2024-06-15T08:30:00", nil)] as [(String, Int?)] {
+            let csv = "lat,lon,time\n46.9,7.4,\(time)\n46.91,7.41,\(time)\n"
+            #expect(try TrackDecoder.decode(Array(csv.utf8), fileName: "offset.csv").recordedUTCOffsetSeconds == offset, "\(time)")
+        }
+    }
+
     @Test func readsGPX10WithNamespacePrefixesAndTimeZoneOffset() throws {
         let track = try decode("gpx10-namespace-prefixes.gpx")
         #expect(track.name == "Prefixed")

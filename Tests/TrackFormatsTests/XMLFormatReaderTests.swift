@@ -36,6 +36,13 @@ import TrackModel
         #expect(track.segments[1].fixes[0].timeSeconds == 1_714_546_800)
     }
 
+    /// Issue 21 item 12: KML has no activity element; an `ExtendedData` field named like one is read.
+    @Test func kmlExtendedDataActivityType() throws {
+        let track = try decode("kml-extendeddata-activity-type.kml")
+        #expect(track.activity == "hiking" && track.name == "Eiger trail" && track.fixCount == 3)
+        #expect(try decode("kml-gx-multitrack.kml").activity == nil)
+    }
+
     @Test func kmlMissingLatitudeIsAnError() throws {
         let error = #expect(throws: TrackDecodingError.self) { try decode("kml-coordinates-missing-latitude.kml") }
         #expect(error?.description == "KML, line 2, column 10: expected \"longitude,latitude\" pairs in <coordinates>, found \"8.6\"")
@@ -80,6 +87,14 @@ import TrackModel
         #expect(track.segments[0].fixes[0] == Fix(latitudeDegrees: 47.0, longitudeDegrees: 8.5, elevationMeters: 410))
         #expect(track.segments[0].fixes[2].longitudeDegrees == 8.52)
         #expect(track.notes == ["drawn from 3 points in file order (the file has no lines)"])
+    }
+
+    /// Issue 21 item 12: `properties.activity` (or `sport`, `activityType`, `type`) is the activity.
+    @Test func readsTheActivityFromProperties() throws {
+        let track = try decode("geojson-properties-activity-running.geojson")
+        #expect(track.activity == "running" && track.name == "Lunch run")
+        let sport = #"{"type":"Feature","properties":{"sport":7,"type":"Hike"},"geometry":{"type":"LineString","coordinates":[[8,46],[8.1,46]]}}"#
+        #expect(try TrackDecoder.decode(Array(sport.utf8), fileName: "hike.geojson").activity == "Hike")
     }
 
     @Test func shortPositionIsAnErrorWithPosition() throws {

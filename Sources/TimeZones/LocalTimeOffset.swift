@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The offset of local time at a place and moment, and how it was decided.
+public struct LocalTimeOffset: Sendable, Equatable {
+    /// Seconds east of UTC.
+    public var utcOffsetSeconds: Int
+    /// The IANA zone the offset comes from ("Europe/Zurich"); nil when it is the nautical estimate
+    /// (15° of longitude an hour: at sea, where no zone is known, or without the zone's rules).
+    public var zoneName: String?
+
+    /// Creates an offset.
+    public init(utcOffsetSeconds: Int, zoneName: String?) {
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.zoneName = zoneName
+    }
+
+    /// The nautical zone of a longitude: 15° an hour, rounded to the nearest hour.
+    public static func nautical(longitudeDegrees: Double) -> LocalTimeOffset {
+        let hours = longitudeDegrees.isFinite ? Int((longitudeDegrees / 15).rounded()) : 0
+        return LocalTimeOffset(utcOffsetSeconds: max(-12, min(12, hours)) * 3600, zoneName: nil)
+    }
+
+    /// The local time offset at a place and moment: the zone containing the place
+    /// (`ZoneBoundaries.embedded`), then that zone's IANA rules from the system's tz database
+    /// (`ZoneInfoDirectory.system`) at that moment. At sea (the "Etc/GMT±N" zones), where no zone
+    /// is known, or when the system lacks the zone's file, the nautical estimate.
+    public static func at(latitudeDegrees: Double, longitudeDegrees: Double, seconds: Double) -> LocalTimeOffset {
+        at(
+            latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees, seconds: seconds,
+            boundaries: ZoneBoundaries.embedded, rules: ZoneInfoDirectory.system)
+    }
+
+    /// Like `at(latitudeDegrees:longitudeDegrees:seconds:)` with given boundaries and rules.
+    public static func at(
+        latitudeDegrees: Double, longitudeDegrees: Double, seconds: Double, boundaries: ZoneBoundaries?, rules: ZoneInfoDirectory
+    ) -> LocalTimeOffset {
+        guard seconds.isFinite, let name = boundaries?.zoneName(latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees),
+            !name.hasPrefix("Etc/"), let zone = rules.rules(for: name)
+        else { return nautical(longitudeDegrees: longitudeDegrees) }
+        return LocalTimeOffset(utcOffsetSeconds: zone.utcOffsetSeconds(at: Int64(seconds.rounded(.down))), zoneName: name)
+    }
+}
+
+/// A directory of TZif files (the tz database, `/usr/share/zoneinfo` from Debian's `tzdata`),
+/// each read once on first use and kept; safe to use from several threads.
+public final class ZoneInfoDirectory: Sendable {
+    /// The directory.
+    public let path: String
+    private let cache = Mutex<[String: ZoneRules?]>([:])
+
+    /// `$TZDIR` when set, else `/usr/share/zoneinfo`.
+    public static let system: ZoneInfoDirectory = {
+        if let directory = getenv("TZDIR"), directory.pointee != 0 { return ZoneInfoDirectory(path: String(cString: directory)) }
+        return ZoneInfoDirectory(path: "/usr/share/zoneinfo")
+    }()
+
+    /// A directory of TZif files.
+    public init(path: String) { self.path = path }
+
+    /// The rules of a zone ("Europe/Zurich"); nil when its file is missing or unreadable.
+    public func rules(for name: String) -> ZoneRules? {
+        if let known = cache.withLock({ $0[name] }) { return known }
+        let rules = load(name)
+        cache.withLock { $0[name] = rules }
+        return rules
+    }
+
+    private func load(_ name: String) -> ZoneRules? {
+        // Names come from the boundary data; still, never let one leave the directory.
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        guard let file = fopen(path + "/" + name, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return try? ZoneRules(tzif: bytes)
+    }
+}
