@@ -31,13 +31,13 @@ public struct HTTPCachePolicy: Sendable, Equatable {
         let control = cacheControl.lowercased()
         if control.contains("no-cache") || control.contains("no-store") { return 0 }
         if let range = control.firstRange(of: "max-age=") {
-            var value = control[range.upperBound...].drop { $0 == " " || $0 == "\"" }
-            let negative = value.first == "-"
-            if negative || value.first == "+" { value = value.dropFirst() }
-            let digits = value.prefix { $0.isASCII && $0.isNumber }
-            // RFC 9111 §1.2.2: an unreadable or negative delta is stale; a huge one is the longest.
-            guard !negative, !digits.isEmpty else { return 0 }
-            guard digits.count <= 10, let seconds = Double(digits) else { return longestFreshSeconds }
+            // delta-seconds: digits only ("60", or quoted); anything else ("-5", "1e24", "soon")
+            // is unreadable, and RFC 9111 §4.2.1 makes that stale, as a negative age is.
+            var token = control[range.upperBound...].prefix { $0 != "," && $0 != ";" && $0 != " " }
+            if token.count >= 2, token.first == "\"", token.last == "\"" { token = token.dropFirst().dropLast() }
+            guard !token.isEmpty, token.allSatisfy({ $0.isASCII && $0.isNumber }) else { return 0 }
+            // More than 10 digits is past any bound: the longest, without converting it.
+            guard token.count <= 10, let seconds = Double(token) else { return longestFreshSeconds }
             return bounded(seconds)
         }
         let date = HTTPDate.parse(dateText) ?? now
