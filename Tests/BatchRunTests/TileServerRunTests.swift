@@ -1,0 +1,110 @@
+import FileStore
+import Foundation
+import Testing
+
+/// `Tests/TileSourcesTests/tile_server.py` on loopback for whole runs (the tile source tests
+/// drive the same script in-process; a test target cannot import another's helpers).
+final class RunTileServer {
+    let process = Process()
+    let input = Pipe()
+    let port: Int
+
+    init(folder: String) throws {
+        try FileStore.createDirectories(folder + "/tiles")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TileSourcesTests/tile_server.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, folder + "/tiles", folder + "/requests.log"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw CocoaError(.fileReadCorruptFile) }
+        self.port = port
+    }
+
+    func template(_ kind: String) -> String { "http://127.0.0.1:\(port)/\(kind)/{z}/{x}/{y}.png" }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// A tile server's failures are the server's: a run over one that hangs or drips finishes, no
+/// track is quarantined, the tiles are counted failed; its credentials are kept out of Output/
+/// and the queue; a template is checked before the run starts.
+struct TileServerRunTests {
+    func records(_ sandbox: RunSandbox) -> [[String: Any]] {
+        let folder = sandbox.output + "/.tracksnap/records"
+        return ((try? FileStore.listDirectory(folder)) ?? []).filter { $0.hasSuffix(".json") }.compactMap { name in
+            (try? FileStore.readFile(folder + "/" + name)).flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+        }
+    }
+
+    /// Issue 21 item 5: every job used to wait 20 s a tile, hit the job timeout and be
+    /// quarantined as `timeout`, blaming the track.
+    @Test(arguments: ["hang", "drip"])
+    func aStuckTileServerFailsTilesNotTracks(kind: String) throws {
+        let sandbox = try RunSandbox()
+        let server = try RunTileServer(folder: sandbox.root + "/server")
+        defer { server.stop() }
+        try sandbox.writeTracks(3)
+        try sandbox.enqueueArchive()
+        let result = try sandbox.runQueue(["--job-timeout", "16", "--attempts", "2", "--workers", "2", "--basemap", server.template(kind), "--json"])
+        let summary = sandbox.summary(result)
+        #expect(result.status == 0 && summary["failed"] as? Int == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(sandbox.jobs(in: "failed").isEmpty && sandbox.jobs(in: "new").isEmpty, "\(sandbox.places())")
+        let basemaps = records(sandbox).compactMap { $0["basemap"] as? [String: Any] }
+        #expect(basemaps.count == 3, "\(records(sandbox))")
+        #expect(basemaps.allSatisfy { ($0["tiles_failed"] as? Int ?? 0) > 0 && $0["tiles_absent"] as? Int == 0 }, "\(basemaps)")
+    }
+
+    /// Issue 21 item 7: `user:pass@` and `?api_key=` of a template reached records, index.json
+    /// and the tile cache's SOURCE file.
+    @Test func credentialsInATemplateAreStoredNowhere() throws {
+        let sandbox = try RunSandbox()
+        let server = try RunTileServer(folder: sandbox.root + "/server")
+        defer { server.stop() }
+        try sandbox.writeTracks(2)
+        try sandbox.enqueueArchive()
+        let template = "http://tileuser:PASSWORD-xyz@127.0.0.1:\(server.port)/fail/{z}/{x}/{y}.png?api_key=SECRET-abc"
+        let result = try sandbox.runQueue(["--basemap", template, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(records(sandbox).count == 2)
+        var leaks: [String] = []
+        var searched = 0
+        for folder in [sandbox.output, sandbox.jobs] {
+            for name in FileManager.default.enumerator(atPath: folder)?.compactMap({ $0 as? String }) ?? [] {
+                guard let bytes = try? FileStore.readFile(folder + "/" + name) else { continue }
+                searched += 1
+                let text = String(decoding: bytes, as: UTF8.self)
+                for secret in ["tileuser", "PASSWORD-xyz", "SECRET-abc"] where text.contains(secret) { leaks.append("\(name): \(secret)") }
+            }
+        }
+        #expect(searched > 5 && leaks.isEmpty, "\(leaks)")
+        #expect(!result.stderr.contains("SECRET-abc") && !result.stderr.contains("PASSWORD-xyz"), "\(result.stderr)")
+        // What is stored still says which server failed.
+        let problems = records(sandbox).compactMap { ($0["basemap"] as? [String: Any])?["problems"] as? [String] }.joined()
+        #expect(problems.contains { $0.contains("HTTP 500 from http://127.0.0.1:\(server.port)/fail/") && $0.contains("api_key=…") }, "\(problems)")
+    }
+
+    /// Issue 21 item 10: a bad template is refused before the run starts (exit 2), naming it
+    /// and its problem.
+    @Test(arguments: [
+        ("http://127.0.0.1:99999/{z}/{x}/{y}.png", "port '99999'"),
+        ("gopher://tiles.example.org/{z}/{x}/{y}.png", "scheme 'gopher'"),
+        ("https://tiles.example.org/{z}/{x}/{y}@{r}.png", "{r}"),
+    ])
+    func aBadTemplateStopsTheRunBeforeItStarts(template: String, problem: String) throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(1)
+        try sandbox.enqueueArchive()
+        let result = try sandbox.runQueue(["--basemap", template])
+        #expect(result.status == 2, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains(template) && result.stderr.contains(problem), "\(result.stderr)")
+        #expect(sandbox.jobs(in: "new").count == 1)
+    }
+}
