@@ -108,3 +108,48 @@ struct TileServerRunTests {
         #expect(sandbox.jobs(in: "new").count == 1)
     }
 }
+
+/// `make serve` (scripts/serve.py) publishes the site and refuses `.tracksnap/` (records,
+/// caches, locks), however the path is spelled.
+struct ServeScriptTests {
+    @Test func thePreviewServerRefusesDotPaths() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(1)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let record = try #require(try FileStore.listDirectory(sandbox.output + "/.tracksnap/records").first { $0.hasSuffix(".json") })
+        let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts")
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = [scripts.appendingPathComponent("serve.py").path, sandbox.output, "--port", "0"]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        // SIGKILL: a signal the test process ignores is ignored by its children too.
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        let banner = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let address = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init), "\(banner)")
+        let paths = ["index.html", "index.json", ".tracksnap/records/\(record)", "%2etracksnap/records/\(record)", "thumbs/../.tracksnap/records/\(record)", ".tracksnap/"]
+        // Python's client sends the path as written (no "../" folding), as a hostile client would.
+        let answers = sandbox.root + "/statuses.txt"
+        let fetch = Process()
+        fetch.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        fetch.arguments = ["-c", """
+            import http.client, sys
+            with open(sys.argv[2], "w") as out:
+                for path in sys.argv[3:]:
+                    connection = http.client.HTTPConnection(sys.argv[1].split("//")[1].rstrip("/"), timeout=10)
+                    connection.request("GET", "/" + path)
+                    out.write("%d\\n" % connection.getresponse().status)
+            """, address, answers] + paths
+        try fetch.run()
+        fetch.waitUntilExit()
+        let codes = String(decoding: try FileStore.readFile(answers), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(codes == ["200", "200", "404", "404", "404", "404"], "\(zip(paths, codes).map { "\($0.0) \($0.1)" })")
+    }
+}
