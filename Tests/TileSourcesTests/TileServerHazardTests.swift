@@ -3,6 +3,7 @@ import Foundation
 import MapTiles
 import SnapshotRendering
 import Testing
+import ThumbnailCache
 import TileSources
 import TrackSynthesis
 
@@ -152,6 +153,23 @@ struct TileServerHazardTests {
             Issue.record("port 99999 accepted")
         } catch {
             #expect(error.description.contains("99999") && !error.description.contains("does not exist"), "\(error)")
+        }
+    }
+
+    /// The style's `basemap.subdomains` in Leaflet's two forms; unset, the cache key is the one
+    /// a style without the field always had.
+    @Test func theStyleSetsTheSubdomains() throws {
+        func settings(_ basemap: String) throws -> ThumbnailSettings {
+            try StyleFile.settings(from: Array(#"{"version": 1, "basemap": {"source": "https://{s}.t.example.org/{z}/{x}/{y}.png""#.utf8) + Array(basemap.utf8) + Array("}}".utf8), file: "style.json", theme: nil)
+        }
+        #expect(try settings(#", "subdomains": "abcd""#).options.basemap?.subdomains == ["a", "b", "c", "d"])
+        #expect(try settings(#", "subdomains": ["t1", "t2"]"#).options.basemap?.subdomains == ["t1", "t2"])
+        let plain = try settings("")
+        #expect(plain.options.basemap?.subdomains == nil)
+        let encoded = String(decoding: try JSONEncoder().encode(try #require(plain.options.basemap)), as: UTF8.self)
+        #expect(!encoded.contains("subdomains"), "\(encoded)")
+        for bad in [#", "subdomains": 5"#, #", "subdomains": []"#, #", "subdomains": [1]"#] {
+            #expect(throws: StyleError.self) { try settings(bad) }
         }
     }
 
