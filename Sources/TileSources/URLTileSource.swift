@@ -154,7 +154,7 @@ public final class URLTileSource: RawTileSource {
         default:
             let problem = TileProblem("HTTP \(response.status) from \(checked.redactedURL(coordinate))", kind: .unavailable)
             recordFailure(problem)
-            if let cached { return cached.body }
+            if let cached { return fromDisk(cached, coordinate) }
             throw annotated(problem)
         }
     }
