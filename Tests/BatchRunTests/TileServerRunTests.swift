@@ -39,7 +39,7 @@ final class RunTileServer {
 struct TileServerRunTests {
     func records(_ sandbox: RunSandbox) -> [[String: Any]] {
         let folder = sandbox.output + "/.tracksnap/records"
-        return ((try? FileStore.listDirectory(folder)) ?? []).filter { $0.hasSuffix(".json") }.compactMap { name in
+        return ((try? FileStore.listDirectory(folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasSuffix(".incomplete.json") }.compactMap { name in
             (try? FileStore.readFile(folder + "/" + name)).flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
         }
     }
