@@ -93,15 +93,16 @@ public struct TileURLTemplate: Sendable, Equatable {
     /// A tile's URL as it may be shown: redacted like the template.
     public func redactedURL(_ coordinate: TileCoordinate) -> String { Self.redact(url(coordinate)) }
 
-    /// `text` without `user:password@` and with every query value replaced by "…" (names are
-    /// kept: they say which parameter was set); the fragment is dropped. Text that is not a URL
+    /// `text` without `user:password@` and with every query value (and bare query token) replaced
+    /// by "…" (names are kept: they say which parameter was set); the fragment is dropped. Text that is not a URL
     /// is returned as it is.
     public static func redact(_ text: String) -> String {
         guard let parts = URLParts(text) else { return text }
         var out = parts.scheme + "://" + parts.hostAndPort + parts.path
         if let query = parts.query {
             let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                // A bare token ("?0123abcd") may be the key itself.
+                guard let equals = pair.firstIndex(of: "=") else { return pair.isEmpty || placeholders.contains(String(pair)) ? String(pair) : "…" }
                 let value = pair[pair.index(after: equals)...]
                 return value.isEmpty || placeholders.contains(String(value)) ? String(pair) : pair[...equals] + "…"
             }

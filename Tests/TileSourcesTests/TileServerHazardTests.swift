@@ -135,6 +135,7 @@ struct TileServerHazardTests {
         #expect(problem("https://{s}.tile.example.org/{z}/{x}/{y}.png") == nil)
         let message = try #require(problem("https://user:hunter2@tiles.example.org:70000/{z}/{x}/{y}.png?api_key=SECRET"))
         #expect(message.contains("https://tiles.example.org:70000/{z}/{x}/{y}.png?api_key=…") && !message.contains("hunter2") && !message.contains("SECRET"), "\(message)")
+        #expect(TileURLTemplate.redact("https://u@t.example.org/{z}/{x}/{y}.png?SECRETTOKEN&style=dark&y={y}#frag") == "https://t.example.org/{z}/{x}/{y}.png?…&style=…&y={y}")
 
         let upper = try TileURLTemplate("HTTP://Tiles.example.org/{z}/{x}/{y}.png")
         #expect(upper.url(TileCoordinate(z: 1, x: 0, y: 1)) == "http://Tiles.example.org/1/0/1.png")
