@@ -59,7 +59,8 @@ public final class BasemapTiles: TileProvider {
                 // The kind is the message up to its first colon or digit: "bad PNG", "HTTP 503"…
                 let kind = String(message.prefix { $0 != ":" && !$0.isNumber })
                 if kindsReported.insert(kind).inserted {
-                    let breaker = passing ? "; after 3 failed requests in a row the server is not asked again in this run" : ""
+                    let threshold = (source as? URLTileSource)?.breakerThreshold ?? 3
+                    let breaker = passing ? "; after \(threshold) failed requests in a row the server is not asked again in this run" : ""
                     onFirstProblem("tile \(coordinate): \(message) (further tiles with this problem are counted in each render's info\(breaker))")
                 }
             }
