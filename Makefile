@@ -97,9 +97,9 @@ samples:
 	$(SWIFT) build --product tracksnap-dev
 	.build/debug/tracksnap-dev samples $(ARCHIVE)
 
-## Preview Output/ at http://127.0.0.1:8000/
+## Preview Output/ at http://127.0.0.1:8000/ (paths starting with a dot, such as .tracksnap/, are refused)
 serve:
-	cd $(OUTPUT) && python3 -m http.server 8000 --bind 127.0.0.1
+	python3 scripts/serve.py $(OUTPUT) --port 8000 --bind 127.0.0.1
 
 clean:
 	rm -rf .build .bench

@@ -1,6 +1,7 @@
 import ContentHash
 import FileStore
 import ThumbnailCache
+import TileSources
 import TrackFormats
 
 /// The settings the runs rendered an output folder with, as `run` records them:
@@ -49,6 +50,13 @@ public struct RecordedSettings: Sendable, Equatable {
             }
         }
         walk(drawn, "", depth: 0)
+        // The file sits in Output/: a URL template's credentials are not written there. A hash of
+        // the full template still tells two keys apart.
+        if let source = drawn.options.basemap?.source, BasemapOpener.displayName(source) != source,
+            let index = lines.firstIndex(of: "options.basemap.source = " + source.replacingNewlines)
+        {
+            lines[index] = "options.basemap.source = \(BasemapOpener.displayName(source)) (template sha256 \(SHA256.hash(source).hex.prefix(12)))"
+        }
         return lines.filter { !$0.hasPrefix("options.limits.") }
     }
 

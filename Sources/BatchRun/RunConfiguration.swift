@@ -111,6 +111,11 @@ public struct RunConfiguration: Sendable {
     /// rendered and the images of the one being published, plus its buffers.
     public var workerMemoryFenceBytes: Int { memoryLimitBytes * 2 }
 
+    /// Seconds one image may spend on URL tiles: an eighth of the job timeout, at most 15, so a
+    /// track's images together stay well inside it (after 3 failed requests the server is not
+    /// asked again) and a tile server that hangs never costs a job its timeout.
+    public var imageTileDeadlineSeconds: Double { min(15, jobTimeoutSeconds / 8) }
+
     /// Where URL tiles are cached.
     public var tileCachePath: String { tileCacheDirectory ?? jobsDirectory + "/tile-cache" }
 
@@ -119,6 +124,7 @@ public struct RunConfiguration: Sendable {
         var opener = BasemapOpener(tileCacheDirectory: tileCachePath)
         opener.offline = offlineTiles
         opener.version = version
+        opener.imageDeadlineSeconds = imageTileDeadlineSeconds
         return opener
     }
 
@@ -135,6 +141,7 @@ public struct RunConfiguration: Sendable {
             "--jobs", jobsDirectory, "--output", outputDirectory, "--shard", shard.description,
             "--settle", "\(settleSeconds)", "--lease", "\(leaseSeconds)", "--attempts", "\(maxAttempts)",
             "--run-deaths", "\(maxRunDeaths)", "--memory-limit", "\(memoryLimitBytes >> 20)",
+            "--job-timeout", "\(jobTimeoutSeconds)",
         ] + styleArguments + basemapArguments
     }
 }

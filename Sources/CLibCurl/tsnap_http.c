@@ -11,11 +11,19 @@
 // OBJECTPOINT 10000, FUNCTIONPOINT 20000; CURLINFO_LONG 0x200000). They have not changed since
 // libcurl 7; no curl headers are needed to build.
 enum {
-    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_TIMEOUT = 13, OPT_USERAGENT = 10018,
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_USERAGENT = 10018,
+    OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68,
-    OPT_CONNECTTIMEOUT = 78, OPT_NOSIGNAL = 99, OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079,
+    OPT_NOSIGNAL = 99, OPT_ACCEPT_ENCODING = 10102, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
+    OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079,
     OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
     INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3, ERROR_BUFFER_SIZE = 256,
+    CODE_OPERATION_TIMEDOUT = 28, CODE_OUT_OF_MEMORY = 27,
+    // A tile response's headers are a few hundred bytes; more than this is refused (libcurl's own
+    // cap on one header line, 100 KiB, fails as "Out of memory", which says nothing useful).
+    MAX_HEADER_BYTES = 64 << 10,
+    // Slower than this for LOW_SPEED_SECONDS is a drip, not a server: the transfer is abandoned.
+    LOW_SPEED_BYTES_PER_SECOND = 512, LOW_SPEED_SECONDS = 3,
 };
 
 typedef void CURL;
@@ -75,6 +83,8 @@ typedef struct {
     size_t capacity;
     size_t max_bytes;
     int too_large;
+    size_t header_bytes;
+    int headers_too_large;
 } transfer;
 
 static size_t on_body(char *data, size_t size, size_t count, void *context) {
@@ -110,6 +120,11 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
     transfer *state = context;
     size_t bytes = size * count;
     tsnap_http_response *response = state->response;
+    state->header_bytes += bytes;
+    if (state->header_bytes > MAX_HEADER_BYTES) {
+        state->headers_too_large = 1;
+        return 0; // aborts the transfer
+    }
     // A redirect's headers come first: a new status line starts the final response's headers over.
     if (bytes >= 5 && strncmp(data, "HTTP/", 5) == 0) {
         response->etag[0] = response->last_modified[0] = response->cache_control[0] = 0;
@@ -138,7 +153,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
 }
 
 int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_match, const char *if_modified_since,
-                   long timeout_seconds, size_t max_bytes, tsnap_http_response *response, char *message,
+                   long timeout_milliseconds, size_t max_bytes, tsnap_http_response *response, char *message,
                    size_t message_capacity) {
     memset(response, 0, sizeof *response);
     if (tsnap_http_load(message, message_capacity) != 0) return 1;
@@ -148,7 +163,8 @@ int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_
         return 1;
     }
     char errors[ERROR_BUFFER_SIZE] = {0};
-    transfer state = {response, 0, max_bytes, 0};
+    transfer state = {response, 0, max_bytes, 0, 0, 0};
+    if (timeout_milliseconds < 1) timeout_milliseconds = 1;
     struct curl_slist *headers = NULL;
     char line[512];
     if (if_none_match && if_none_match[0]) {
@@ -163,8 +179,13 @@ int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_
     c_easy_setopt(curl, OPT_USERAGENT, user_agent);
     c_easy_setopt(curl, OPT_ERRORBUFFER, errors);
     c_easy_setopt(curl, OPT_NOSIGNAL, 1L);
-    c_easy_setopt(curl, OPT_TIMEOUT, timeout_seconds);
-    c_easy_setopt(curl, OPT_CONNECTTIMEOUT, timeout_seconds < 10 ? timeout_seconds : 10L);
+    c_easy_setopt(curl, OPT_TIMEOUT_MS, timeout_milliseconds);
+    c_easy_setopt(curl, OPT_CONNECTTIMEOUT_MS, timeout_milliseconds < 10000 ? timeout_milliseconds : 10000L);
+    c_easy_setopt(curl, OPT_LOW_SPEED_LIMIT, (long)LOW_SPEED_BYTES_PER_SECOND);
+    c_easy_setopt(curl, OPT_LOW_SPEED_TIME, (long)LOW_SPEED_SECONDS);
+    // "": every encoding this libcurl decodes (gzip, deflate…) is offered and decoded, so a body
+    // sent with Content-Encoding: gzip is stored as the image it encodes.
+    c_easy_setopt(curl, OPT_ACCEPT_ENCODING, "");
     c_easy_setopt(curl, OPT_FOLLOWLOCATION, 1L);
     c_easy_setopt(curl, OPT_MAXREDIRS, 3L);
     c_easy_setopt(curl, OPT_PROTOCOLS_STR, "http,https");
@@ -181,8 +202,13 @@ int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_
     c_easy_cleanup(curl);
     if (headers) c_slist_free_all(headers);
     if (code != 0) {
+        response->timed_out = code == CODE_OPERATION_TIMEDOUT;
         if (state.too_large) {
             snprintf(message, message_capacity, "the response passed the %zu-byte limit for a tile", max_bytes);
+        } else if (state.headers_too_large || code == CODE_OUT_OF_MEMORY) {
+            snprintf(message, message_capacity,
+                     "the response headers are too large (more than %d KiB, or one line over libcurl's 100 KiB); not a tile server's answer",
+                     MAX_HEADER_BYTES >> 10);
         } else {
             snprintf(message, message_capacity, "%s", errors[0] ? errors : c_easy_strerror(code));
         }

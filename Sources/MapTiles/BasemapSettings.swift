@@ -16,6 +16,9 @@ public struct BasemapSettings: Sendable, Equatable, Codable {
     /// Zoom levels past the source's highest at which its tiles are still enlarged (bilinear);
     /// further in, the grid shows. Default: 2 (4× enlargement at most).
     public var maximumOverzoomLevels = 2
+    /// What a URL template's `{s}` takes (Leaflet's subdomains); nil for a, b, c. Not encoded
+    /// when nil, so cache keys made before it existed stay valid. Default: nil.
+    public var subdomains: [String]? = nil
 
     /// A basemap from `source`; other values take their defaults.
     public init(source: String) {
@@ -28,6 +31,9 @@ public struct BasemapSettings: Sendable, Equatable, Codable {
         if !(opacity >= 0 && opacity <= 1) { return "the basemap opacity must be from 0 to 1, found \(opacity)" }
         if let attribution, attribution.utf8.count > 200 {
             return "the basemap attribution is \(attribution.utf8.count) bytes; at most 200"
+        }
+        if let subdomains, subdomains.isEmpty || subdomains.count > 26 || subdomains.contains(where: { $0.isEmpty || $0.utf8.count > 63 }) {
+            return "the basemap subdomains must be 1 to 26 non-empty names (e.g. [\"a\", \"b\", \"c\"]), found \(subdomains)"
         }
         if !(0...6).contains(maximumOverzoomLevels) { return "the basemap overzoom must be 0 to 6 levels, found \(maximumOverzoomLevels)" }
         return nil

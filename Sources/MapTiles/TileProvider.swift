@@ -92,4 +92,12 @@ public protocol TileProvider: AnyObject {
     var sourceDescription: TileSourceDescription { get }
     /// The tile at `coordinate` (already wrapped into 0..<2^z).
     func tile(_ coordinate: TileCoordinate) -> TileLookup
+    /// Called by the renderer before it asks for one image's tiles, so a network source can
+    /// bound the time one image spends on them.
+    func beginImage()
+}
+
+extension TileProvider {
+    /// Nothing: in-memory and file tiles need no deadline.
+    public func beginImage() {}
 }

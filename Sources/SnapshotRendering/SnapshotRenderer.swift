@@ -154,6 +154,8 @@ public enum SnapshotRenderer {
                     png = try scratch.encoder.encode(scratch.canvas)
                 } else {
                     let basemap = options.basemap.flatMap { settings in tiles.map { (settings, $0) } }
+                    // Each image gets its own time for tiles (a hanging tile server costs bounded time).
+                    basemap?.1.beginImage()
                     let canvas = SnapshotPainter.paint(
                         polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options, basemap: basemap,
                         report: &basemapReport)

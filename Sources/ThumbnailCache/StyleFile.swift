@@ -30,6 +30,7 @@ public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
 ///       "markers": {"start": "#2DBE4E", "end": "#E5322D", "ring": "#FFFFFF", "radius_points": 5, "radius_per_stroke_width": 0.8},
 ///       "scale_bar": {"color": "#333333", "halo": "#F2EFE9CC"},
 ///       "basemap": {"source": "maps/alps.mbtiles", "opacity": 0.8, "attribution": "© OpenStreetMap contributors"} }
+/// (`basemap.subdomains`, "abc" or ["a", "b"], sets what a URL template's `{s}` takes.)
 ///
 /// `casing`, `grid`, `markers`, `scale_bar`, `basemap` and `detail` may be `false` to leave them out.
 public enum StyleFile {

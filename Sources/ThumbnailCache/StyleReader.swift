@@ -115,7 +115,7 @@ struct Reader {
             if value == .bool(false) {
                 settings.options.basemap = nil
             } else {
-                let map = try object(value, "basemap", ["source", "opacity", "attribution", "max_overzoom"])
+                let map = try object(value, "basemap", ["source", "opacity", "attribution", "max_overzoom", "subdomains"])
                 guard let source = map["source"]?.string, !source.isEmpty else {
                     throw fail("basemap.source", "expected an .mbtiles file, a tile folder or an http(s) URL template with {z}/{x}/{y}")
                 }
@@ -126,6 +126,16 @@ struct Reader {
                     basemap.attribution = text
                 }
                 if let v = map["max_overzoom"] { basemap.maximumOverzoomLevels = Int(try number(v, "basemap.max_overzoom", range: 0...6)) }
+                if let v = map["subdomains"] {
+                    // Leaflet's two forms: "abc" (one letter each) or ["a", "b", "c"].
+                    if let text = v.string {
+                        basemap.subdomains = text.map(String.init)
+                    } else if let items = v.array, let names = Optional(items.compactMap(\.string)), names.count == items.count {
+                        basemap.subdomains = names
+                    } else {
+                        throw fail("basemap.subdomains", "expected a string like \"abc\" or a list of names, found \(describe(v))")
+                    }
+                }
                 if let problem = basemap.validationProblem() { throw fail("basemap", problem) }
                 settings.options.basemap = basemap
             }

@@ -12,20 +12,32 @@ public struct BasemapOpener: Sendable {
     public var version = ""
     /// Decoded tiles kept per worker, bytes. Default: 128 MiB.
     public var memoryCacheBytes = 128 << 20
+    /// Seconds one image may spend on URL tiles. Default: 15 (`run` takes it from the job timeout).
+    public var imageDeadlineSeconds = 15.0
+    /// Seconds one tile request may take. Default: 10.
+    public var requestTimeoutSeconds = 10.0
 
     /// An opener caching URL tiles in `tileCacheDirectory`.
     public init(tileCacheDirectory: String) {
         self.tileCacheDirectory = tileCacheDirectory
     }
 
-    /// Whether `source` is a URL template.
-    public static func isURL(_ source: String) -> Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
+    /// Whether `source` is meant as a URL template (any scheme, any case: `HTTP://…` and
+    /// `ftp://…` are checked as templates and explained, not looked up as files).
+    public static func isURL(_ source: String) -> Bool { TileURLTemplate.looksLikeURL(source) }
+
+    /// `source` as it may be shown or stored: a URL without credentials or query values.
+    public static func displayName(_ source: String) -> String { TileURLTemplate.redact(source) }
 
     /// The raw source `settings` name; throws a message naming the source and the problem.
     public func openSource(_ settings: BasemapSettings) throws(TileProblem) -> any RawTileSource {
         let source = settings.source
         if Self.isURL(source) {
-            return try URLTileSource(template: source, cacheDirectory: tileCacheDirectory, offline: offline, version: version)
+            let tiles = try URLTileSource(
+                template: source, cacheDirectory: tileCacheDirectory, offline: offline, version: version, subdomains: settings.subdomains)
+            tiles.imageDeadlineSeconds = imageDeadlineSeconds
+            tiles.requestTimeoutSeconds = min(requestTimeoutSeconds, imageDeadlineSeconds)
+            return tiles
         }
         let status: FileStatus?
         do {
@@ -43,7 +55,8 @@ public struct BasemapOpener: Sendable {
     /// The provider a renderer uses: the source, decoded and cached; problems go to `report`.
     public func open(_ settings: BasemapSettings, report: @escaping (String) -> Void = { _ in }) throws(TileProblem) -> BasemapTiles {
         let tiles = BasemapTiles(source: try openSource(settings), cache: DecodedTileCache(capacityBytes: memoryCacheBytes))
-        tiles.onFirstProblem = { report("basemap '\(settings.source)': \($0)") }
+        let name = Self.displayName(settings.source)
+        tiles.onFirstProblem = { report("basemap '\(name)': \($0)") }
         return tiles
     }
 

@@ -35,29 +35,53 @@ public final class BasemapTiles: TileProvider {
         declared = source.sourceDescription
     }
 
-    /// The tile, from the cache or the source.
+    /// Starts one image: a network source's time for this image's tiles starts now.
+    public func beginImage() {
+        source.beginImage()
+    }
+
+    /// The tile, from the cache or the source. A failure that may pass (a timeout, an HTTP
+    /// error, a tile not asked for) is not remembered: the next image asks again.
     public func tile(_ coordinate: TileCoordinate) -> TileLookup {
-        cache.lookup(coordinate) {
+        var passing = false
+        let lookup = cache.lookup(coordinate) {
             tilesRead += 1
             let lookup: TileLookup
             do throws(TileProblem) {
-                guard let bytes = try source.tileBytes(coordinate, limit: limits.maximumTileBytes) else { return .absent }
-                switch TileDecoder.decode(bytes, limits: limits) {
-                case .success(let image): lookup = .image(image)
-                case .failure(let problem): lookup = .failed(problem.description)
-                }
+                lookup = try read(coordinate)
             } catch {
                 lookup = .failed(error.description)
+                passing = error.kind != .tile
+                // Not asked (deadline, open breaker): counted in the render info, not logged per tile.
+                if error.kind == .notAsked { return lookup }
             }
             if case .failed(let message) = lookup {
                 // The kind is the message up to its first colon or digit: "bad PNG", "HTTP 503"…
                 let kind = String(message.prefix { $0 != ":" && !$0.isNumber })
                 if kindsReported.insert(kind).inserted {
-                    onFirstProblem("tile \(coordinate): \(message) (further tiles with this problem are counted in each render's info)")
+                    let threshold = (source as? URLTileSource)?.breakerThreshold ?? 3
+                    let breaker = passing ? "; after \(threshold) failed requests in a row the server is not asked again in this run" : ""
+                    onFirstProblem("tile \(coordinate): \(message) (further tiles with this problem are counted in each render's info\(breaker))")
                 }
             }
             return lookup
         }
+        if passing { cache.forget(coordinate) }
+        return lookup
+    }
+
+    /// Reads and decodes a tile; a cached copy that does not decode is dropped and fetched once more.
+    private func read(_ coordinate: TileCoordinate) throws(TileProblem) -> TileLookup {
+        for attempt in 0..<2 {
+            guard let bytes = try source.tileBytes(coordinate, limit: limits.maximumTileBytes) else { return .absent }
+            switch TileDecoder.decode(bytes, limits: limits) {
+            case .success(let image): return .image(image)
+            case .failure(let problem):
+                if attempt == 0, source.forgetTile(coordinate) { continue }
+                return .failed(problem.description)
+            }
+        }
+        return .absent
     }
 
     /// The edge of the source's tiles, from one decoded tile (MBTiles), or nil.

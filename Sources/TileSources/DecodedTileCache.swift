@@ -38,6 +38,12 @@ public final class DecodedTileCache {
         return lookup
     }
 
+    /// Drops what is kept for `coordinate` (a failure that may pass, to be asked again).
+    public func forget(_ coordinate: TileCoordinate) {
+        guard let entry = entries.removeValue(forKey: coordinate) else { return }
+        heldBytes -= entry.bytes
+    }
+
     /// Drops the least recently used quarter (at least down to the bound): one sort per many
     /// insertions rather than a scan per insertion.
     private func evict() {

@@ -9,6 +9,18 @@ public protocol RawTileSource: AnyObject {
     /// The encoded tile, nil when the source has none there; throws when it cannot be had.
     /// `limit` is the largest tile accepted, in bytes.
     func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]?
+    /// Called before each image's tiles are read (a network source starts the image's deadline).
+    func beginImage()
+    /// Called when the bytes of `coordinate` did not decode: drop any cached copy; true when
+    /// reading the tile again may give other bytes (the bad ones came from a cache).
+    func forgetTile(_ coordinate: TileCoordinate) -> Bool
+}
+
+extension RawTileSource {
+    /// Nothing: files have no deadline.
+    public func beginImage() {}
+    /// False: a file gives the same bytes again.
+    public func forgetTile(_ coordinate: TileCoordinate) -> Bool { false }
 }
 
 /// A folder of tiles `DIR/{z}/{x}/{y}.png` (or `.jpg`, `.jpeg`) in the XYZ order, as

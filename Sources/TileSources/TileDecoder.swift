@@ -76,28 +76,43 @@ public enum TileDecoder {
         if bytes.isEmpty { return "0 bytes" }
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "a WebP image, which TrackSnap does not decode" }
         if bytes.starts(with: [0x1F, 0x8B]) { return "gzip data: a vector tile (pbf)?" }
-        let head = bytes.prefix(16)
-        if head.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return "\(bytes.count) bytes starting '\(String(decoding: head.map { $0 < 0x20 ? 0x20 : $0 }, as: UTF8.self))'"
-        }
-        return "\(bytes.count) bytes starting " + head.prefix(8).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined(separator: " ")
+        // Only the kind of content, never the bytes: a tile may be a link to any file (a key, a
+        // password file), and this message lands in records and pages.
+        let head = bytes.prefix(512)
+        let lowered = String(decoding: head.prefix(64), as: UTF8.self).lowercased()
+        if lowered.contains("<html") || lowered.contains("<!doctype") { return "\(bytes.count) bytes of HTML: an error page?" }
+        if lowered.hasPrefix("<?xml") || lowered.hasPrefix("<") { return "\(bytes.count) bytes of XML or HTML" }
+        if head.first == UInt8(ascii: "{") || head.first == UInt8(ascii: "[") { return "\(bytes.count) bytes of JSON?" }
+        if head.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return "\(bytes.count) bytes of text" }
+        return "\(bytes.count) bytes of unknown binary data"
     }
 }
 
 /// Why a tile could not be had: one line for the render info and the log.
 public struct TileProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure: it decides whether the failure is remembered and logged.
+    public enum Kind: Sendable, Equatable {
+        /// The tile itself is bad or unreadable (remembered per worker, logged once per kind).
+        case tile
+        /// The source did not deliver (timeout, connection, HTTP error): may pass; not remembered.
+        case unavailable
+        /// Not asked for at all (the image's time for tiles ran out, the source's circuit breaker
+        /// is open): counted as failed in the render info, not remembered, not logged per tile.
+        case notAsked
+    }
+
     /// The line.
     public var description: String
     /// Whether the condition passes by itself (an MBTiles file another process holds locked):
     /// retrying later may succeed. Default: false.
     public var isTemporary = false
+    /// The kind. Default: `.tile`.
+    public var kind: Kind
 
     /// A problem.
-    public init(_ description: String, isTemporary: Bool = false) {
+    public init(_ description: String, isTemporary: Bool = false, kind: Kind = .tile) {
         self.description = description
         self.isTemporary = isTemporary
+        self.kind = kind
     }
 }

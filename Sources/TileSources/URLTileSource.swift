@@ -7,17 +7,27 @@ import FileStore
 import MapTiles
 
 /// Tiles from a server by URL template (`https://tiles.example.org/{z}/{x}/{y}.png`; `{-y}`
-/// for TMS rows), kept in an on-disk cache shared by every worker and run that names the same
-/// folder. Polite by construction: a User-Agent naming TrackSnap and its version, at most
-/// `maximumRequestsInFlight` requests at once across all processes using the cache (file-lock
-/// slots), `Cache-Control: max-age` / `Expires` honoured, conditional requests
+/// for TMS rows, `{s}` for subdomains), kept in an on-disk cache shared by every worker and run
+/// that names the same folder. Polite by construction: a User-Agent naming TrackSnap and its
+/// version, at most `maximumRequestsInFlight` requests at once across all processes using the
+/// cache (file-lock slots), `Cache-Control: max-age` / `Expires` honoured, conditional requests
 /// (`If-None-Match`, `If-Modified-Since`) once stale, and `offline` to use the cache only.
+///
+/// A server that hangs or drips costs bounded time: each request has `requestTimeoutSeconds`
+/// (and libcurl abandons a transfer slower than 512 bytes/s for 3 s), each image
+/// `imageDeadlineSeconds` for all its tiles (from `beginImage()`), and after `breakerThreshold`
+/// failed requests in a row the circuit breaker opens: the server is not asked again by this
+/// source (nor by the other workers sharing the cache folder that were started before), and
+/// its tiles are failed at once (a stale cached copy is still drawn). The source's failure stays
+/// the source's: the image is drawn without those tiles, counted in `tiles_failed`.
 public final class URLTileSource: RawTileSource {
-    /// The template.
-    public let template: String
+    /// The template as given (holds any credentials: never show it; see `displayTemplate`).
+    public var template: String { checked.text }
+    /// The template without credentials or query values: what messages and files show.
+    public var displayTemplate: String { checked.redacted }
     /// Zoom 0–19 (a server's range is not discoverable), whole world.
     public let sourceDescription: TileSourceDescription
-    /// The folder this template's tiles are cached in.
+    /// The folder this template's tiles are cached in (named by a hash of the full template).
     public let cacheFolder: String
     /// Whether the network is never used.
     public let offline: Bool
@@ -25,37 +35,48 @@ public final class URLTileSource: RawTileSource {
     public let userAgent: String
     /// Most requests at once, across every process sharing the cache. Default: 2.
     public let maximumRequestsInFlight: Int
-    /// Seconds a request may take. Default: 20.
-    public var timeoutSeconds = 20
+    /// Seconds one request may take, connection included. Default: 10.
+    public var requestTimeoutSeconds = 10.0
+    /// Seconds one image may spend on its tiles, counted from `beginImage()`. Default: 15.
+    public var imageDeadlineSeconds = 15.0
+    /// Failed requests in a row that open the circuit breaker. Default: 3.
+    public var breakerThreshold = 3
     /// Requests made, answered 304, and tiles served from the disk cache since creation.
     public private(set) var requests = 0, notModified = 0, diskHits = 0
+    /// Why the circuit breaker is open, nil while it is closed.
+    public private(set) var breakerReason: String?
     /// The clock (seconds since the epoch); tests move it.
     public var now: () -> Double = { Double(time(nil)) }
 
-    /// Checks the template (http or https, with {z}, {x} and {y}) and prepares the cache folder.
+    private let checked: TileURLTemplate
+    private var failuresInARow = 0
+    private var imageDeadline: Double?
+    /// The coordinate whose bytes last came from the disk cache: a decode failure there means a
+    /// damaged cached copy, worth one refetch.
+    private var servedFromDisk: TileCoordinate?
+    private let createdNanoseconds = URLTileSource.wallClockNanoseconds()
+    private var breakerPath: String { cacheFolder + "/.requests/breaker" }
+
+    /// Checks the template (see `TileURLTemplate`) and prepares the cache folder.
     public init(
-        template: String, cacheDirectory: String, offline: Bool, version: String, maximumRequestsInFlight: Int = 2
+        template: String, cacheDirectory: String, offline: Bool, version: String, maximumRequestsInFlight: Int = 2,
+        subdomains: [String]? = nil
     ) throws(TileProblem) {
-        guard template.hasPrefix("http://") || template.hasPrefix("https://") else {
-            throw TileProblem("the URL template '\(template)' must start with http:// or https://")
-        }
-        for field in ["{z}", "{x}"] where !template.contains(field) {
-            throw TileProblem("the URL template '\(template)' has no \(field) (expected e.g. https://host/{z}/{x}/{y}.png)")
-        }
-        guard template.contains("{y}") || template.contains("{-y}") else {
-            throw TileProblem("the URL template '\(template)' has no {y} or {-y}")
-        }
-        self.template = template
+        checked = try TileURLTemplate(template, subdomains: subdomains)
         self.offline = offline
         self.maximumRequestsInFlight = max(1, maximumRequestsInFlight)
         userAgent = "TrackSnap/\(version.isEmpty ? "dev" : version) (offline batch map thumbnails; tile cache on disk)"
         sourceDescription = TileSourceDescription()
-        cacheFolder = "\(cacheDirectory)/\(String(SHA256.hash(template).hex.prefix(16)))"
+        // The full template keys the folder (two API keys may see different tiles); only its hash
+        // and the redacted form are written down.
+        cacheFolder = "\(cacheDirectory)/\(String(SHA256.hash(checked.text).hex.prefix(16)))"
         do {
             try FileStore.createDirectories(cacheFolder + "/.requests")
-            // A note for whoever finds the folder: which server it holds.
-            if (try? FileStore.statusFollowingLinks(cacheFolder + "/SOURCE")) ?? nil == nil {
-                try FileStore.writeAtomically(Array((template + "\n").utf8), to: cacheFolder + "/SOURCE")
+            // A note for whoever finds the folder: which server it holds. Rewritten when it still
+            // holds what an older version wrote (the template with its credentials).
+            let note = Array((checked.redacted + "\n").utf8)
+            if (try? FileStore.readFile(cacheFolder + "/SOURCE", maximumBytes: 1 << 16)) != note {
+                try FileStore.writeAtomically(note, to: cacheFolder + "/SOURCE")
             }
         } catch {
             throw TileProblem("tile cache '\(cacheDirectory)': \(error)")
@@ -66,48 +87,60 @@ public final class URLTileSource: RawTileSource {
         }
     }
 
-    /// The URL of a tile.
-    public func url(_ coordinate: TileCoordinate) -> String {
-        template.split(separator: "{z}", omittingEmptySubsequences: false).joined(separator: "\(coordinate.z)")
-            .split(separator: "{x}", omittingEmptySubsequences: false).joined(separator: "\(coordinate.x)")
-            .split(separator: "{-y}", omittingEmptySubsequences: false).joined(separator: "\(coordinate.tmsRow)")
-            .split(separator: "{y}", omittingEmptySubsequences: false).joined(separator: "\(coordinate.y)")
+    /// The URL of a tile (with credentials: for fetching only).
+    public func url(_ coordinate: TileCoordinate) -> String { checked.url(coordinate) }
+
+    /// Starts the clock of one image's tiles.
+    public func beginImage() {
+        imageDeadline = Self.monotonicSeconds() + imageDeadlineSeconds
     }
 
     /// The tile: fresh from the disk cache, revalidated, or fetched.
     public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
-        let stem = "\(cacheFolder)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y)"
+        let stem = stem(coordinate)
         let cached = CachedTile.read(stem: stem, limit: limit)
+        servedFromDisk = nil
         let now = now()
         if let cached, now < cached.freshUntil {
-            diskHits += 1
-            return cached.body
+            return fromDisk(cached, coordinate)
         }
         if offline {
-            if let cached {
-                diskHits += 1
-                return cached.body
-            }
-            throw TileProblem("not in the tile cache, and --offline forbids fetching \(url(coordinate))")
+            if let cached { return fromDisk(cached, coordinate) }
+            throw TileProblem("not in the tile cache, and --offline forbids fetching \(checked.redactedURL(coordinate))")
+        }
+        if let reason = openBreaker() {
+            if let cached { return fromDisk(cached, coordinate) }
+            throw TileProblem("not fetched: \(reason)", kind: .notAsked)
+        }
+        let timeout = min(requestTimeoutSeconds, (imageDeadline ?? .infinity) - Self.monotonicSeconds())
+        guard timeout > 0.05 else {
+            if let cached { return fromDisk(cached, coordinate) }
+            throw TileProblem("not fetched: this image's \(Self.seconds(imageDeadlineSeconds)) s for tiles had run out", kind: .notAsked)
         }
         let response: HTTPResponse
         do {
-            response = try RequestSlots(folder: cacheFolder + "/.requests", count: maximumRequestsInFlight).holding {
-                () throws(TileProblem) -> HTTPResponse in
+            response = try RequestSlots(folder: cacheFolder + "/.requests", count: maximumRequestsInFlight).holding(
+                forAtMost: timeout
+            ) { () throws(TileProblem) -> HTTPResponse in
                 requests += 1
-                return try get(url(coordinate), validators: cached, limit: limit)
+                // The slot may have taken some of the time.
+                let left = min(requestTimeoutSeconds, (imageDeadline ?? .infinity) - Self.monotonicSeconds())
+                return try get(coordinate, validators: cached, limit: limit, timeoutSeconds: max(0.05, left))
             }
         } catch {
+            if error.kind == .unavailable { recordFailure(error) }
             // The network failed: a stale copy is better than the grid.
-            if let cached { return cached.body }
-            throw error
+            if let cached { return fromDisk(cached, coordinate) }
+            throw annotated(error)
         }
         let policy = HTTPCachePolicy(response: response, now: now)
         switch response.status {
         case 200:
+            failuresInARow = 0
             store(CachedTile(body: response.body, freshUntil: policy.freshUntil, etag: response.etag, lastModified: response.lastModified), stem: stem)
             return response.body
         case 304 where cached != nil:
+            failuresInARow = 0
             notModified += 1
             var refreshed = cached!
             refreshed.freshUntil = policy.freshUntil
@@ -115,20 +148,75 @@ public final class URLTileSource: RawTileSource {
             store(refreshed, stem: stem)
             return refreshed.body
         case 404, 204:
+            failuresInARow = 0
             store(CachedTile(body: nil, freshUntil: policy.freshUntil, etag: response.etag, lastModified: response.lastModified), stem: stem)
             return nil
         default:
-            if let cached { return cached.body }
-            throw TileProblem("HTTP \(response.status) from \(url(coordinate))")
+            let problem = TileProblem("HTTP \(response.status) from \(checked.redactedURL(coordinate))", kind: .unavailable)
+            recordFailure(problem)
+            if let cached { return fromDisk(cached, coordinate) }
+            throw annotated(problem)
         }
     }
 
-    private func get(_ url: String, validators: CachedTile?, limit: Int) throws(TileProblem) -> HTTPResponse {
+    /// Drops the cached copy of a tile that did not decode. True when the bytes had come from
+    /// the disk cache (a damaged or stale copy marked fresh): then one fetch is worth trying.
+    public func forgetTile(_ coordinate: TileCoordinate) -> Bool {
+        let stem = stem(coordinate)
+        // The meta goes first: a body without meta reads as not cached.
+        try? FileStore.remove(stem + ".meta")
+        try? FileStore.remove(stem + ".tile")
+        defer { servedFromDisk = nil }
+        return servedFromDisk == coordinate && !offline
+    }
+
+    private func stem(_ coordinate: TileCoordinate) -> String { "\(cacheFolder)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y)" }
+
+    private func fromDisk(_ cached: CachedTile, _ coordinate: TileCoordinate) -> [UInt8]? {
+        diskHits += 1
+        if cached.body != nil { servedFromDisk = coordinate }
+        return cached.body
+    }
+
+    /// Counts a failed request; the last of `breakerThreshold` in a row opens the breaker, for
+    /// this source and (through a file in the cache folder) the other workers of this run.
+    private func recordFailure(_ problem: TileProblem) {
+        failuresInARow += 1
+        guard failuresInARow >= breakerThreshold, breakerReason == nil else { return }
+        breakerReason = "the tile server failed \(failuresInARow) times in a row (last: \(problem.description)); it is not asked again in this run"
+        try? FileStore.writeAtomically(Array((breakerReason! + "\n").utf8), to: breakerPath)
+    }
+
+    /// The message of the failure that opened the breaker says so, once.
+    private func annotated(_ problem: TileProblem) -> TileProblem {
+        guard breakerReason != nil, failuresInARow == breakerThreshold else { return problem }
+        var annotated = problem
+        annotated.description += " (\(breakerThreshold) failures in a row: the server is not asked again in this run)"
+        return annotated
+    }
+
+    /// Why the breaker is open: this source's own, or another worker's written since this source
+    /// was created (the same run; a later run starts with the breaker closed).
+    private func openBreaker() -> String? {
+        if let breakerReason { return breakerReason }
+        guard let status = (try? FileStore.statusFollowingLinks(breakerPath)) ?? nil,
+            status.modificationNanoseconds >= createdNanoseconds,
+            let bytes = try? FileStore.readFile(breakerPath, maximumBytes: 4096)
+        else { return nil }
+        breakerReason = String(decoding: bytes, as: UTF8.self).trimmingSuffix("\n") + " (noticed by another worker)"
+        return breakerReason
+    }
+
+    private func get(_ coordinate: TileCoordinate, validators: CachedTile?, limit: Int, timeoutSeconds: Double) throws(TileProblem) -> HTTPResponse {
         var raw = tsnap_http_response()
         var message = [CChar](repeating: 0, count: 512)
+        let milliseconds = Int(min(max(timeoutSeconds, 0.001), 86_400) * 1000)
         let status = tsnap_http_get(
-            url, userAgent, validators?.etag ?? "", validators?.lastModified ?? "", timeoutSeconds, limit, &raw, &message, message.count)
-        guard status == 0 else { throw TileProblem("fetching \(url): \(Self.text(message))") }
+            url(coordinate), userAgent, validators?.etag ?? "", validators?.lastModified ?? "", milliseconds, limit, &raw, &message, message.count)
+        guard status == 0 else {
+            // libcurl's messages name the host at most; the URL shown is the redacted one.
+            throw TileProblem("fetching \(checked.redactedURL(coordinate)): \(Self.text(message))", kind: .unavailable)
+        }
         defer { tsnap_http_response_free(&raw) }
         func field<T>(_ value: T) -> String {
             withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -148,6 +236,26 @@ public final class URLTileSource: RawTileSource {
     static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(min(value, 1e9)))" : String(Double(Int(value * 10)) / 10)
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    private static func wallClockNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec * 1_000_000_000 + now.tv_nsec
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
 
 /// What a GET returned.
@@ -166,21 +274,31 @@ struct RequestSlots {
     let folder: String
     let count: Int
 
-    func holding<T>(_ body: () throws(TileProblem) -> T) throws(TileProblem) -> T {
+    /// Runs `body` holding a slot; waits for one at most `seconds` (a slot held by another
+    /// worker's hanging request must not stall this image past its deadline).
+    func holding<T>(forAtMost seconds: Double, _ body: () throws(TileProblem) -> T) throws(TileProblem) -> T {
+        let giveUp = URLTileSource.monotonicSeconds() + seconds
         var descriptor: Int32 = -1
-        // Any free slot first; otherwise wait for this process's own.
-        for slot in 0..<count {
-            let candidate = open("\(folder)/slot-\(slot)", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-            guard candidate >= 0 else { continue }
-            if flock(candidate, LOCK_EX | LOCK_NB) == 0 {
-                descriptor = candidate
-                break
+        var pause: UInt32 = 2_000
+        while descriptor < 0 {
+            var opened = 0
+            for slot in 0..<count {
+                let candidate = open("\(folder)/slot-\(slot)", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+                guard candidate >= 0 else { continue }
+                opened += 1
+                if flock(candidate, LOCK_EX | LOCK_NB) == 0 {
+                    descriptor = candidate
+                    break
+                }
+                close(candidate)
             }
-            close(candidate)
-        }
-        if descriptor < 0 {
-            descriptor = open("\(folder)/slot-\(Int(getpid()) % count)", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-            if descriptor >= 0 { _ = flock(descriptor, LOCK_EX) }
+            // No slot file can be opened (a read-only cache): politeness cannot be enforced here.
+            if descriptor >= 0 || opened == 0 { break }
+            if URLTileSource.monotonicSeconds() >= giveUp {
+                throw TileProblem("not fetched: no request slot came free within this image's time for tiles", kind: .notAsked)
+            }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
         }
         defer { if descriptor >= 0 { close(descriptor) } }
         return try body()

@@ -115,6 +115,7 @@ extension BasemapSettings {
             opacity = styled.opacity
             attribution = styled.attribution
             maximumOverzoomLevels = styled.maximumOverzoomLevels
+            subdomains = styled.subdomains
         }
     }
 }

@@ -66,7 +66,10 @@ enum HelpText {
     private static let basemapSource = """
           --basemap SOURCE    draw a map under the route instead of the bare grid: an .mbtiles
                               file (raster PNG/JPEG tiles), a folder of {z}/{x}/{y}.png|jpg tiles,
-                              or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS).
+                              or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS,
+                              {s} for subdomains a, b, c or the style's "subdomains"); a server
+                              that hangs costs each image a bounded time, and after 3 failed
+                              requests in a row it is not asked again in the run.
                               'none' draws the grid whatever the style says. Default: none.
                               Where the source has no tile (outside its zoom range or bounds,
                               or a tile that cannot be read) the grid shows; the reason is in

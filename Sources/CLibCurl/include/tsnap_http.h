@@ -24,16 +24,20 @@ typedef struct {
     char expires[128];
     char date[128];
     char content_type[128];
+    /// Non-zero when the transfer failed because its time ran out (a hang or a drip).
+    int timed_out;
 } tsnap_http_response;
 
 /// Loads libcurl (once; thread-safe). Returns 0, or non-zero with a message naming the library.
 int tsnap_http_load(char *message, size_t message_capacity);
 
 /// GETs `url` (http or https only, at most 3 redirects) with the given User-Agent and optional
-/// validators (NULL or "" for none). A body longer than `max_bytes` aborts the transfer.
+/// validators (NULL or "" for none). A body longer than `max_bytes`, headers over 64 KiB, or
+/// a transfer slower than 512 bytes/s for 3 s abort it; the whole request, connection included,
+/// takes at most `timeout_milliseconds`. Content-Encoding (gzip…) is decoded.
 /// Returns 0 when a response arrived (any status), non-zero with a message otherwise.
 int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_match, const char *if_modified_since,
-                   long timeout_seconds, size_t max_bytes, tsnap_http_response *response, char *message,
+                   long timeout_milliseconds, size_t max_bytes, tsnap_http_response *response, char *message,
                    size_t message_capacity);
 
 /// Frees a response's body.
