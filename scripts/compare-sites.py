@@ -3,13 +3,11 @@
 a single `tracksnap run` over the same archive.
 
 Must be equal: the set of track ids; every image under thumbs/, byte for byte; every detail page;
-index.json and its parts (index/part-N.json) track by track, field by field, in the same order.
+index.json and its parts (index/part-N.json) track by track, field by field, in the same order;
+the index pages (index.html, page-N.html), site.css and the parts, byte for byte.
 
-Meant to differ, and left out:
-- `sort_time` of a track with no recorded time (`start_time` null): it is the moment its file was
-  enqueued, and the two runs enqueue separately. Such tracks may therefore also sit in another
-  order among themselves, and the index pages (index.html, page-N.html) and the parts of
-  index.json follow that order; pages are compared as sets of cards, parts through the tracks.
+Nothing is left out: a track with no recorded time is placed by its archive file's modification
+time, which enqueue keeps on its copy, so both sites order and date it alike.
 Exit 0 when equal; 1 with the differences listed.
 """
 import hashlib
@@ -24,7 +22,7 @@ def files(root, sub):
     if not os.path.isdir(folder):
         return {}
     return {name: hashlib.sha256(open(os.path.join(folder, name), "rb").read()).hexdigest()
-            for name in os.listdir(folder) if not name.startswith(".")}
+            for name in os.listdir(folder) if not name.startswith(".") and os.path.isfile(os.path.join(folder, name))}
 
 
 def listing(root):
@@ -33,13 +31,6 @@ def listing(root):
     document["tracks"] = [track for part in document["parts"]
                           for track in json.load(open(os.path.join(root, part["path"])))["tracks"]]
     return document
-
-
-def normalized(track):
-    track = dict(track)
-    if track.get("start_time") is None:
-        track.pop("sort_time", None)
-    return track
 
 
 def cards(root):
@@ -61,8 +52,8 @@ def main(sharded, single):
         if differing:
             problems.append(f"{sub}/: {len(differing)} file(s) differ, e.g. {sorted(differing)[:3]}")
     index_a, index_b = listing(sharded), listing(single)
-    tracks_a = [normalized(t) for t in index_a.pop("tracks")]
-    tracks_b = [normalized(t) for t in index_b.pop("tracks")]
+    tracks_a = index_a.pop("tracks")
+    tracks_b = index_b.pop("tracks")
     if index_a != index_b:
         problems.append(f"index.json header differs: {index_a} vs {index_b}")
     ids_a, ids_b = [t["id"] for t in tracks_a], [t["id"] for t in tracks_b]
@@ -76,18 +67,22 @@ def main(sharded, single):
         fields = sorted(k for k in set(track) | set(other) if k != "page" and track.get(k) != other.get(k))
         if fields:
             problems.append(f"track {track['id'][:12]}: fields differ: {fields}")
-    timed = lambda ids, tracks: [t["id"] for t in tracks if t.get("start_time") is not None]
-    if timed(ids_a, tracks_a) != timed(ids_b, tracks_b):
-        problems.append("the tracks with a recorded time are in a different order")
+    if ids_a != ids_b:
+        problems.append("the tracks are in a different order")
     if cards(sharded) != cards(single):
         problems.append("the index pages link different tracks")
+    pages = lambda root: {name: digest for name, digest in files(root, ".").items()
+                          if re.fullmatch(r"index\.html|page-\d+\.html|site\.css|index\.json", name)}
+    for sub, a, b in ((".", pages(sharded), pages(single)), ("index", files(sharded, "index"), files(single, "index"))):
+        differing = sorted(name for name in set(a) | set(b) if a.get(name) != b.get(name))
+        if differing:
+            problems.append(f"{sub}/: {len(differing)} page(s) differ or exist in one site only, e.g. {differing[:3]}")
     for p in problems:
         print("compare-sites:", p, file=sys.stderr)
     if not problems:
         images = len(files(sharded, "thumbs"))
         print(f"compare-sites: equal: {len(ids_a)} tracks, {images} byte-identical images, "
-              f"{len(files(sharded, 'tracks'))} identical detail pages, index.json equal "
-              f"(sort_time of untimed tracks left out)", file=sys.stderr)
+              f"{len(files(sharded, 'tracks'))} identical detail pages, identical index pages and index.json", file=sys.stderr)
     return 1 if problems else 0
 
 
