@@ -41,10 +41,9 @@ install: deps
 SAMPLES := $(abspath Jobs/samples)
 thumbnails: release
 	@if [ "$(abspath $(ARCHIVE))" != "$(SAMPLES)" ] && [ -f "$(JOBS)/.archive-index" ]; then \
-	    samples=$$(cut -f1 "$(JOBS)/.archive-index" | grep -F "$(SAMPLES)/" || true); \
-	    if [ -n "$$samples" ]; then \
+	    if cut -f1 "$(JOBS)/.archive-index" | grep -qF "$(SAMPLES)/"; then \
 	        echo "Taking the sample tracks off the site: your archive replaces them"; \
-	        printf '%s\0' $$samples | xargs -0 $(TRACKSNAP) forget --jobs $(JOBS); \
+	        cut -f1 "$(JOBS)/.archive-index" | grep -F "$(SAMPLES)/" | xargs -d '\n' "$(TRACKSNAP)" forget --jobs "$(JOBS)"; \
 	    fi; \
 	fi
 	$(TRACKSNAP) enqueue $(ARCHIVE) --jobs $(JOBS)

@@ -19,7 +19,7 @@ public struct LocalTimeOffset: Sendable, Equatable {
 
     /// The nautical zone of a longitude: 15° an hour, rounded to the nearest hour.
     public static func nautical(longitudeDegrees: Double) -> LocalTimeOffset {
-        let hours = longitudeDegrees.isFinite ? Int((longitudeDegrees / 15).rounded()) : 0
+        let hours = abs(longitudeDegrees) <= 180 ? Int((longitudeDegrees / 15).rounded()) : 0
         return LocalTimeOffset(utcOffsetSeconds: max(-12, min(12, hours)) * 3600, zoneName: nil)
     }
 
@@ -37,7 +37,9 @@ public struct LocalTimeOffset: Sendable, Equatable {
     public static func at(
         latitudeDegrees: Double, longitudeDegrees: Double, seconds: Double, boundaries: ZoneBoundaries?, rules: ZoneInfoDirectory
     ) -> LocalTimeOffset {
-        guard seconds.isFinite, let name = boundaries?.zoneName(latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees),
+        // Times come from records, which are files: past ±1e12 s (year ±31,000) Int64 conversion
+        // and the calendar are not worth trusting.
+        guard abs(seconds) < 1e12, let name = boundaries?.zoneName(latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees),
             !name.hasPrefix("Etc/"), let zone = rules.rules(for: name)
         else { return nautical(longitudeDegrees: longitudeDegrees) }
         return LocalTimeOffset(utcOffsetSeconds: zone.utcOffsetSeconds(at: Int64(seconds.rounded(.down))), zoneName: name)

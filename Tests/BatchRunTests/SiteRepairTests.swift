@@ -102,4 +102,25 @@ import Testing
         #expect(keys.count == 5, "the old version's images stay: \(keys.count) keys for 5 tracks")
         #expect(sandbox.listedTracks().count == 5)
     }
+
+    /// An unreferenced image newer than a run's start (a superseded or forgotten job's render
+    /// that landed while the run was going) is left by that run's prune, and removed by a later
+    /// one even when nothing else changes.
+    @Test func anOrphanTooNewToPruneIsPrunedByALaterRun() throws {
+        let sandbox = try pagedSite()
+        let key = String(repeating: "f", count: 64)
+        let image = sandbox.output + "/thumbs/" + key + ".png"
+        let record = sandbox.output + "/.tracksnap/records/" + key + ".json"
+        let published = try #require(try FileStore.listDirectory(sandbox.output + "/thumbs").first { !$0.hasPrefix(".") })
+        try FileStore.writeAtomically(try FileStore.readFile(sandbox.output + "/thumbs/" + published), to: image)
+        try FileStore.writeAtomically(Array("{}".utf8), to: record)
+        for path in [image, record] { sandbox.age(path, seconds: -3600) }  // written "after" the next run starts
+        try sandbox.writeTracks(1, fixCount: 60, seed: 50, prefix: "new")  // so the run prunes
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
+        #expect(FileStore.exists(image), "pruned although newer than the run")
+        for path in [image, record] { sandbox.age(path, seconds: 3600) }
+        #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
+        #expect(!FileStore.exists(image) && !FileStore.exists(record), "an orphan stays once it is old enough to prune")
+    }
 }

@@ -48,6 +48,15 @@ import Testing
         #expect(offset == LocalTimeOffset(utcOffsetSeconds: -7200, zoneName: nil))
     }
 
+    /// Times and longitudes read back from records (editable files) that no track can have give
+    /// the estimate instead of trapping in an integer conversion.
+    @Test(arguments: [9.3e18, -9.3e18, 1e300, .infinity, .nan])
+    func outlandishTimesGiveTheEstimate(seconds: Double) {
+        let offset = LocalTimeOffset.at(latitudeDegrees: 46.9480, longitudeDegrees: 7.4474, seconds: seconds)
+        #expect(offset == LocalTimeOffset(utcOffsetSeconds: 0, zoneName: nil))
+        #expect(LocalTimeOffset.at(latitudeDegrees: 0, longitudeDegrees: 1e300, seconds: 0).zoneName == nil)
+    }
+
     /// Without the zone's rules (no tzdata) the estimate is used, not a wrong zone name.
     @Test func withoutTheRulesTheNauticalEstimate() {
         let empty = ZoneInfoDirectory(path: "/nonexistent-zoneinfo")
