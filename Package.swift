@@ -1,8 +1,11 @@
 // swift-tools-version:6.0
 // TrackSnap: recorded GPS tracks in, map snapshots (PNG) out.
-// One target per stage of the pipeline; edges run one way (see README "Architecture").
+// One target per stage of the pipeline; edges run one way (ARCHITECTURE.md lists which target may
+// import which; `make lint` checks it).
 import PackageDescription
 
+/// The settings of every Swift target (applied at the end, after the fuzzing driver is added):
+/// Swift 6 language mode, so strict concurrency checking everywhere.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -10,86 +13,87 @@ let package = Package(
     products: [
         /// The pipeline as a library a server can call: track bytes + options → PNG bytes + render info.
         .library(name: "TrackSnap", targets: ["SnapshotRendering"]),
-        /// The reader family alone (used by the fuzzing package in `Fuzz/`).
+        /// The reader family alone, for a caller that only reads tracks.
         .library(name: "TrackFormats", targets: ["TrackFormats"]),
         .executable(name: "tracksnap", targets: ["tracksnap"]),
     ],
     targets: [
-        .target(name: "TrackModel", swiftSettings: strict),
+        .target(name: "TrackModel"),
         .systemLibrary(name: "SystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "Decompression", dependencies: ["SystemZlib"], swiftSettings: strict),
-        .target(name: "TrackFormats", dependencies: ["TrackModel", "Decompression"], swiftSettings: strict),
-        .target(name: "TrackCleaning", dependencies: ["TrackModel"], swiftSettings: strict),
-        .target(name: "MapGeometry", dependencies: ["TrackModel"], swiftSettings: strict),
-        .target(name: "Raster", dependencies: ["MapGeometry"], swiftSettings: strict),
+        .target(name: "Decompression", dependencies: ["SystemZlib"]),
+        .target(name: "TrackFormats", dependencies: ["TrackModel", "Decompression"]),
+        .target(name: "TrackCleaning", dependencies: ["TrackModel"]),
+        .target(name: "MapGeometry", dependencies: ["TrackModel"]),
+        .target(name: "Raster", dependencies: ["MapGeometry"]),
         .systemLibrary(
             name: "SystemLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .target(name: "CLibPNG", dependencies: ["SystemLibPNG"]),
-        .target(name: "PNGEncoding", dependencies: ["Raster", "CLibPNG"], swiftSettings: strict),
+        .target(name: "PNGEncoding", dependencies: ["Raster", "CLibPNG"]),
         // Basemaps: the pure half (tile plan, resampling) below the compositing, and the sources
         // (MBTiles through SQLite, tile folders, URL templates through libcurl) with their decoders.
-        .target(name: "MapTiles", dependencies: ["MapGeometry", "Raster"], swiftSettings: strict),
+        .target(name: "MapTiles", dependencies: ["MapGeometry", "Raster"]),
         .systemLibrary(name: "SystemSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary(":libjpeg.a")]),
         .target(name: "CLibCurl"),
         .target(
-            name: "TileSources", dependencies: ["MapTiles", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"],
-            swiftSettings: strict),
+            name: "TileSources", dependencies: ["MapTiles", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"]),
         .target(
             name: "SnapshotRendering",
-            dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding", "MapTiles"],
-            swiftSettings: strict),
+            dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding", "MapTiles"]),
         // Time zones: boundary polygons linked in as data (CTimeZoneData), looked up by TimeZones,
         // which also reads the IANA rules (TZif) for the offset at a moment.
         .target(name: "CTimeZoneData", exclude: ["timezones.bin", "LICENSE-ODbL.txt"], cSettings: [.headerSearchPath(".")]),
-        .target(name: "TimeZones", dependencies: ["CTimeZoneData"], swiftSettings: strict),
-        .target(name: "FileStore", swiftSettings: strict),
-        .target(name: "ContentHash", swiftSettings: strict),
-        .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"], swiftSettings: strict),
+        .target(name: "TimeZones", dependencies: ["CTimeZoneData"]),
+        .target(name: "FileStore"),
+        .target(name: "ContentHash"),
+        .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         .target(
-            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"],
-            swiftSettings: strict),
+            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),
         .target(
-            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones"],
-            swiftSettings: strict),
+            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones"]),
         .target(
             name: "BatchRun",
-            dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash", "TileSources"],
-            swiftSettings: strict),
+            dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash", "TileSources"]),
         .target(
-            name: "TrackSynthesis", dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG"],
-            swiftSettings: strict),
+            name: "TrackSynthesis",
+            dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG"]),
         .executableTarget(
-            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles"],
-            swiftSettings: strict),
+            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles"]),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
-            name: "tracksnap-dev", dependencies: ["SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "HistoryListing", "TileSources", "MapTiles"], swiftSettings: strict),
+            name: "tracksnap-dev",
+            dependencies: [
+                "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "HistoryListing",
+                "TileSources", "MapTiles",
+            ]),
 
         .testTarget(
-            name: "TrackFormatsTests", dependencies: ["TrackFormats", "Decompression", "TrackSynthesis"],
-            swiftSettings: strict),
-        .testTarget(name: "DecompressionTests", dependencies: ["Decompression", "TrackSynthesis"], swiftSettings: strict),
-        .testTarget(name: "TrackCleaningTests", dependencies: ["TrackCleaning"], swiftSettings: strict),
-        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"], swiftSettings: strict),
-        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"], swiftSettings: strict),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: strict),
-        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"], swiftSettings: strict),
-        .testTarget(name: "FileStoreTests", dependencies: ["FileStore"], swiftSettings: strict),
-        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster"], swiftSettings: strict),
-        .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"], swiftSettings: strict),
-        .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore"], swiftSettings: strict),
+            name: "TrackFormatsTests", dependencies: ["TrackFormats", "Decompression", "TrackSynthesis"]),
+        .testTarget(name: "DecompressionTests", dependencies: ["Decompression", "TrackSynthesis"]),
+        .testTarget(name: "TrackCleaningTests", dependencies: ["TrackCleaning"]),
+        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"]),
+        .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster"]),
+        .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
+        .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore"]),
         .testTarget(
             name: "BatchRunTests",
             dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore"],
-            exclude: ["disk-full.sh"], swiftSettings: strict),
+            exclude: ["disk-full.sh"]),
         .testTarget(
-            name: "TileSourcesTests", dependencies: ["TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster", "ThumbnailCache", "FileStore"],
-            exclude: ["tile_server.py"], swiftSettings: strict),
+            name: "TileSourcesTests",
+            dependencies: [
+                "TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster", "ThumbnailCache", "FileStore",
+            ],
+            exclude: ["tile_server.py"]),
         .testTarget(
-            name: "SnapshotRenderingTests", dependencies: ["SnapshotRendering", "TrackSynthesis"],
-            swiftSettings: strict),
+            name: "SnapshotRenderingTests", dependencies: ["SnapshotRendering", "TrackSynthesis"]),
+        // The command line: the tests run the built `tracksnap` binary (an executable cannot be imported).
+        .testTarget(name: "tracksnapTests"),
     ]
 )
 
@@ -98,5 +102,9 @@ let package = Package(
 if Context.environment["TRACKSNAP_FUZZ"] == "1" {
     package.targets.append(
         .executableTarget(
-            name: "tracksnap-fuzz", dependencies: ["TrackFormats", "Decompression", "TrackModel"], swiftSettings: strict))
+            name: "tracksnap-fuzz", dependencies: ["TrackFormats", "Decompression", "TrackModel"]))
+}
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = strict
 }

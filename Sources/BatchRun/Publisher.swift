@@ -62,7 +62,7 @@ final class Publisher: Sendable {
         do throws(FileError) {
             defer { publication.lock.release() }
             try store.publish(key: publication.key, pngs: publication.pngs, record: publication.record)
-        } catch where error.isEnvironmental {
+        } catch  where error.isEnvironmental {
             // Disk full, quota, read-only, I/O error: the job is not at fault. Give it back as it
             // was (FileStore already removed the temporaries; the previous images are intact).
             try? queue.giveBack(claim, countsAsAttempt: false)

@@ -44,7 +44,9 @@ public struct RecordedSettings: Sendable, Equatable {
             if mirror.displayStyle == .optional {
                 if let wrapped = mirror.children.first { walk(wrapped.value, name, depth: depth) } else { lines.append(name + " = none") }
             } else if mirror.displayStyle == .struct && depth < 3 && !mirror.children.isEmpty {
-                for child in mirror.children { walk(child.value, name.isEmpty ? child.label ?? "?" : name + "." + (child.label ?? "?"), depth: depth + 1) }
+                for child in mirror.children {
+                    walk(child.value, name.isEmpty ? child.label ?? "?" : name + "." + (child.label ?? "?"), depth: depth + 1)
+                }
             } else {
                 lines.append(name + " = " + String(describing: value).replacingNewlines)
             }
@@ -69,7 +71,9 @@ public struct RecordedSettings: Sendable, Equatable {
         for name in Set(recorded.keys).union(given.keys).sorted() where recorded[name] != given[name] {
             phrases.append("\(name) is \(given[name] ?? "not set") here, \(recorded[name] ?? "not set") in the runs")
         }
-        if phrases.isEmpty { return ["the settings fingerprint is \(settings.fingerprint.hex.prefix(12))… here, \(fingerprint.hex.prefix(12))… in the runs"] }
+        if phrases.isEmpty {
+            return ["the settings fingerprint is \(settings.fingerprint.hex.prefix(12))… here, \(fingerprint.hex.prefix(12))… in the runs"]
+        }
         return phrases.count > limit ? Array(phrases.prefix(limit)) + ["\(phrases.count - limit) more"] : phrases
     }
 

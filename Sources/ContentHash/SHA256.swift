@@ -84,7 +84,9 @@ public struct SHA256: Sendable {
         var bytes = [UInt8]()
         bytes.reserveCapacity(32)
         for word in words {
-            bytes += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            bytes += [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            ]
         }
         return SHA256Digest(bytes: bytes)
     }

@@ -42,7 +42,8 @@ struct Inflater {
                 guard grown > output.count else {
                     throw DecompressionError(
                         .limitExceeded, at: start + Int(stream.total_in),
-                        "\(what) expands to more than \(budget) bytes (the limit for \(available) compressed bytes); refused as a likely decompression bomb")
+                        "\(what) expands to more than \(budget) bytes (the limit for \(available) compressed bytes); refused as a likely decompression bomb"
+                    )
                 }
                 output.append(contentsOf: repeatElement(0, count: grown - output.count))
             }

@@ -99,7 +99,8 @@ public struct ZipArchive {
             guard entry.uncompressedSize <= budget else {
                 throw DecompressionError(
                     .limitExceeded, at: header,
-                    "\(entry.path) declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, over the limit of \(budget); refused as a likely decompression bomb")
+                    "\(entry.path) declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, over the limit of \(budget); refused as a likely decompression bomb"
+                )
             }
             output = []
             do {
@@ -109,7 +110,8 @@ public struct ZipArchive {
                 throw DecompressionError(error.kind, at: dataStart + error.byteOffset, error.message)
             }
         default:
-            throw DecompressionError(.unsupported, at: header, "\(entry.path) uses compression method \(entry.method); only stored (0) and deflate (8) are supported")
+            throw DecompressionError(
+                .unsupported, at: header, "\(entry.path) uses compression method \(entry.method); only stored (0) and deflate (8) are supported")
         }
         guard output.count == entry.uncompressedSize else {
             throw DecompressionError(.malformed, at: dataStart, "\(entry.path): expected \(entry.uncompressedSize) bytes, inflated \(output.count)")

@@ -29,7 +29,9 @@ extension FileStore {
                 break
             }
             let bytes = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)))) }
+                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
+                    Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
+                }
             }
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 notUTF8.append(escapedName(bytes))

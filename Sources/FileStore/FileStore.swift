@@ -45,7 +45,8 @@ public enum FileStore {
         } else if (info.st_mode & S_IFMT) != S_IFREG {
             failure = FileError("read", path, code: EINVAL, reason: "not a regular file (\(FileStatus(info).kindDescription))")
         } else if Int(info.st_size) > maximumBytes {
-            failure = FileError("read", path, code: EFBIG, reason: "the file has \(info.st_size) bytes, more than the \(maximumBytes)-byte input limit")
+            failure = FileError(
+                "read", path, code: EFBIG, reason: "the file has \(info.st_size) bytes, more than the \(maximumBytes)-byte input limit")
         }
         if let failure {
             close(descriptor)

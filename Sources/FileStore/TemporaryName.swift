@@ -12,7 +12,9 @@ public enum TemporaryName {
     public static let host: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: ".").first.map(String.init) ?? "localhost"
+        let name =
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: ".").first.map(String.init)
+            ?? "localhost"
         // `~` separates the fields; no legal host name has one, but stay safe.
         return name.isEmpty ? "localhost" : name.replacingTildes()
     }()

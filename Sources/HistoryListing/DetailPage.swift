@@ -38,7 +38,12 @@ enum DetailPage {
             guard let time else { continue }
             let local = ListingFormat.LocalTime(time, offsetSeconds: track.utcOffsetS)
             let utc = ListingFormat.LocalTime(time, offsetSeconds: 0)
-            facts.append((term, "<time datetime=\"\(local.iso)\">\(local.text)</time> " + local.zoneHTML(track) + " <span class=\"muted\">(\(utc.clock) UTC)</span>"))
+            facts.append(
+                (
+                    term,
+                    "<time datetime=\"\(local.iso)\">\(local.text)</time> " + local.zoneHTML(track)
+                        + " <span class=\"muted\">(\(utc.clock) UTC)</span>"
+                ))
         }
         if track.startTime == nil { facts.append(("Time", "<span class=\"muted\">no times recorded</span>")) }
         if let activity = track.activity { facts.append(("Activity", e(activity))) }

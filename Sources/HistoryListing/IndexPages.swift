@@ -46,7 +46,8 @@ struct IndexPages {
     /// Page `number`'s bytes.
     func page(_ number: Int) -> [UInt8] {
         let title = "TrackSnap · page \(number)"
-        let header = "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">page \(number)</span> <a href=\"index.html#months\">by month</a></header>\n"
+        let header =
+            "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">page \(number)</span> <a href=\"index.html#months\">by month</a></header>\n"
         return document(title: title, header: header, navigation: [], range: range(ofPage: number), pager: pager(number))
     }
 
@@ -59,7 +60,8 @@ struct IndexPages {
         if items.count > pageSize {
             // The newest page not wholly shown here: its newest cards may repeat the last ones above.
             let older = page(ofItem: shown.upperBound)
-            pager = "<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"\(Self.fileName(page: older))\">Older →</a>"
+            pager =
+                "<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"\(Self.fileName(page: older))\">Older →</a>"
                 + (older > 1 ? "<a href=\"\(Self.fileName(page: 1))\">Oldest</a>" : "") + "</nav>\n"
         }
         return document(title: "TrackSnap", header: header, navigation: Array(monthNavigation().utf8), range: shown, pager: pager)
@@ -72,7 +74,10 @@ struct IndexPages {
         out += Array(header.utf8)
         out += navigation
         out += Array("<main class=\"grid\">\n".utf8)
-        if items.isEmpty { out += Array("<p class=\"muted\">No tracks yet: queue some with <code>tracksnap enqueue</code> and run <code>tracksnap run</code>.</p>\n".utf8) }
+        if items.isEmpty {
+            out += Array(
+                "<p class=\"muted\">No tracks yet: queue some with <code>tracksnap enqueue</code> and run <code>tracksnap run</code>.</p>\n".utf8)
+        }
         var previousMonth = range.lowerBound > 0 ? items[range.lowerBound - 1].month : ""
         for index in range {
             let item = items[index]
@@ -126,7 +131,8 @@ struct IndexPages {
         var previous = 0
         for candidate in shown.sorted() {
             if candidate > previous + 1 { out += "<span class=\"gap\">…</span>" }
-            out += candidate == number
+            out +=
+                candidate == number
                 ? "<span class=\"current\" aria-current=\"page\">\(candidate)</span>"
                 : "<a href=\"\(Self.fileName(page: candidate))\">\(candidate)</a>"
             previous = candidate
@@ -161,5 +167,6 @@ enum PageShell {
         """
     }
 
-    static let tail = "<footer>Made by TrackSnap from recorded GPS tracks. Times are local, estimated from each track's longitude.</footer>\n</body></html>\n"
+    static let tail =
+        "<footer>Made by TrackSnap from recorded GPS tracks. Times are local, estimated from each track's longitude.</footer>\n</body></html>\n"
 }

@@ -148,7 +148,9 @@ public struct ListingBuilder: Sendable {
         return try refreshHoldingLock(knownContent: knownContent, prunesBefore: prunesBefore, redrawn: redrawn)
     }
 
-    private func refreshHoldingLock(knownContent: [String: SHA256Digest], prunesBefore: Int64?, redrawn: Set<String>) throws(FileError) -> ListingReport {
+    private func refreshHoldingLock(knownContent: [String: SHA256Digest], prunesBefore: Int64?, redrawn: Set<String>) throws(FileError)
+        -> ListingReport
+    {
         var report = ListingReport()
 
         var catalog = ListingCatalog.load(catalogPath)
@@ -337,4 +339,3 @@ public struct ListingBuilder: Sendable {
         return (removed, tooNew)
     }
 }
-

@@ -72,7 +72,8 @@ struct ListingCache {
 
     private func append(_ key: String, _ entry: Entry, to bytes: inout [UInt8]) {
         let jobs = TabSeparated.escape(entry.jobs.joined(separator: "\n"))
-        bytes += Array("\(key)\t\(TabSeparated.escape(entry.source))\t\(jobs)\t\(entry.sortTime)\t\(entry.month)\t\(String(entry.digest, radix: 16))\t".utf8)
+        bytes += Array(
+            "\(key)\t\(TabSeparated.escape(entry.source))\t\(jobs)\t\(entry.sortTime)\t\(entry.month)\t\(String(entry.digest, radix: 16))\t".utf8)
         bytes += entry.json
         bytes.append(0x09)
         bytes += entry.card

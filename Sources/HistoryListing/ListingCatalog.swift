@@ -20,8 +20,11 @@ struct ListingCatalog {
         guard let bytes = try? FileStore.readFile(path, maximumBytes: 1 << 30) else { return catalog }
         TabSeparated.forEachRecord(in: bytes) { fields in
             func text(_ field: Int) -> String { String(decoding: bytes[fields[field]], as: UTF8.self) }
-            guard fields.count == 5, fields[4].count == 64, let size = Int(text(1)), let mtime = Int64(text(2)), let inode = UInt64(text(3)) else { return }
-            catalog.entries[TabSeparated.unescape(text(0))] = Entry(sizeBytes: size, modificationNanoseconds: mtime, inode: inode, contentHex: text(4))
+            guard fields.count == 5, fields[4].count == 64, let size = Int(text(1)), let mtime = Int64(text(2)), let inode = UInt64(text(3)) else {
+                return
+            }
+            catalog.entries[TabSeparated.unescape(text(0))] = Entry(
+                sizeBytes: size, modificationNanoseconds: mtime, inode: inode, contentHex: text(4))
         }
         return catalog
     }

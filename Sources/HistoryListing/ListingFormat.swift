@@ -5,7 +5,9 @@ import Glibc
 /// How numbers and times read on the pages (metric; times in the track's local time, see
 /// `ListingTrack.utcOffsetS`). Pure functions, no locale: the same bytes on every machine.
 enum ListingFormat {
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
     static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// Calendar fields of a time shifted by an offset.

@@ -151,7 +151,8 @@ struct SiteWriter {
         for id in manifest.keys {
             if id.utf8.count == 64 {
                 if !liveDetails.contains(id) { manifest[id] = nil }
-            } else if let number = numbered(id, prefix: "page-", suffix: ".html") ?? numbered(id, prefix: Self.partDirectory + "/part-", suffix: ".json"),
+            } else if let number = numbered(id, prefix: "page-", suffix: ".html")
+                ?? numbered(id, prefix: Self.partDirectory + "/part-", suffix: ".json"),
                 number < 1 || number > pageCount
             {
                 manifest[id] = nil

@@ -84,7 +84,8 @@ struct TrackFragments {
         if let first = thumbnails.first {
             let srcset = thumbnails.map { e($0.path) + " " + JSONText.number($0.scale) + "x" }.joined(separator: ", ")
             let size = pointSize(first)
-            out += "<img src=\"\(e(first.path))\" srcset=\"\(srcset)\" width=\"\(size.width)\" height=\"\(size.height)\" loading=\"lazy\" alt=\"Map of \(e(track.name))\">"
+            out +=
+                "<img src=\"\(e(first.path))\" srcset=\"\(srcset)\" width=\"\(size.width)\" height=\"\(size.height)\" loading=\"lazy\" alt=\"Map of \(e(track.name))\">"
         }
         out += "</a><div class=\"body\"><h3><a href=\"\(e(track.page))\">\(e(track.name))</a></h3>"
         out += "<p class=\"when\">" + when(track) + "</p><p class=\"stats\">"

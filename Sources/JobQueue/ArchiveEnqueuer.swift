@@ -131,7 +131,8 @@ public struct ArchiveEnqueuer: Sendable {
             }
             for (file, status) in files {
                 if status.sizeBytes > maximumFileBytes {
-                    report.skipped.append(EnqueueReport.Skip(path: file, reason: "\(status.sizeBytes) bytes, more than the \(maximumFileBytes)-byte input limit"))
+                    report.skipped.append(
+                        EnqueueReport.Skip(path: file, reason: "\(status.sizeBytes) bytes, more than the \(maximumFileBytes)-byte input limit"))
                     continue
                 }
                 let jobName = JobName.forArchiveFile(absolutePath: file)
@@ -141,7 +142,7 @@ public struct ArchiveEnqueuer: Sendable {
                 }
                 do {
                     if try stage(file, jobName: jobName, readyFileNames: readyFileNames[jobName] ?? []) { report.copied += 1 }
-                } catch where error.path == file || !error.isEnvironmental {
+                } catch  where error.path == file || !error.isEnvironmental {
                     // One unreadable file (permissions, an I/O error on a bad sector) must not keep
                     // the rest of the archive out, nor make cron retry forever. A full or
                     // read-only queue (an error on the queue's side) still stops with 75.

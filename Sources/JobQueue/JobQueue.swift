@@ -8,12 +8,19 @@ import FileStore
 //
 // Layout (all on one file system; a rename never crosses directories of different devices):
 //   tmp/      enqueue stages a private read-only copy (0400) here, then renames it into new/
-//   new/      ready jobs: `NAME` or `NAME~a<k>` after k attempts that ended in a crash or error
-//   running/  claims: `NAME~a<k>~<host>~<pid>~<process start ticks>`, k = this attempt (1-based)
+//   new/      ready jobs: `NAME`, `NAME~a<k>` after k attempts that ended in a crash, timeout or
+//             render error, or `NAME~a<k>r<n>` once n whole runs died with it in flight
+//   running/  claims: `NAME~a<k>~<host>~<pid>~<process start ticks>` (or `…~a<k>r<n>~…`),
+//             k = this attempt (1-based); and `.heartbeat~<host>~<pid>~<start>`, one per worker
 //   done/     finished jobs (the track bytes stay: they are the history a style change re-renders)
 //   failed/   quarantined jobs, each with a JSON sidecar `NAME.error` (class, message, attempts,
 //             time, version), written *before* the job is moved there
-//   .lock     flock per host and shard: saves work, never carries correctness
+//   .lock     flock per host (`.lock-shard-<i>-of-<n>` per shard): saves work, never carries correctness
+//   .archive-index  enqueue's stat index of the archive files it queued (tab-separated), so an
+//             unchanged file is not queued again and `forget` can find a job by its archive path
+//   .clock    a file touched to read the file system's idea of now (the reaper's lease clock)
+//   tile-cache/  URL basemap tiles cached across runs (the default `--tile-cache`); no job moves
+//             through it
 //
 // Steps:
 //   claim    rename(new/X, running/X~a<k>~host~pid~start). Success is ownership; ENOENT means
@@ -29,7 +36,8 @@ import FileStore
 //   reap     a claim is stale if, on this host, its pid is gone or belongs to a newer process
 //            (start time differs), or, from another host, both its worker's heartbeat file and the
 //            claim itself are older than the lease by the file system's clock. A stale claim goes
-//            back to new/ as a run death (no attempt charged, see Reaper.swift). A claim whose
+//            back to new/ as a run death: no attempt charged (k unchanged), one more interruption
+//            (r<n+1>), and failed/ once n reaches `maxInterruptions` (see Reaper.swift). A claim whose
 //            name cannot be read (no pid, a hand-made name) has no owner to check: it is stale
 //            once the later of its mtime and ctime is older than the lease.
 //   versions one job name = one archive file, which the user may edit. At most one version of a
@@ -44,6 +52,10 @@ import FileStore
 //            nothing as published; its images are orphans the next pruning listing removes.
 //            Moving done/ back to new/ (settings changed, images lost) skips a job with a
 //            newer copy waiting in new/.
+//   requeue  rename(done/X, new/X) when the run's settings changed or a job's images are missing
+//            (`requeueFinished`), skipped when new/X exists (see versions).
+//   retry    `tracksnap retry`: rename(failed/X, new/X) with attempts and interruptions reset, then
+//            remove the sidecar.
 //   forget   `tracksnap forget` removes a job from every folder and from the archive index; the
 //            next listing drops it from the site (a track deleted from the archive otherwise
 //            stays: done/ holds its bytes, the site is a history).

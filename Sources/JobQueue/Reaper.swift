@@ -40,7 +40,8 @@ extension JobQueue {
             if let parsed = Claim(fileName: fileName) {
                 guard isStale(parsed, fileName: fileName, now: fileSystemNow, leaseSeconds: leaseSeconds) else { continue }
                 claim = parsed
-                message = claim.host == identity.host
+                message =
+                    claim.host == identity.host
                     ? "the run was killed (its worker, pid \(claim.pid), is gone and nothing settled its claim)"
                     : "the run on \(claim.host) stopped its heartbeat for more than \(Int(leaseSeconds)) s"
             } else {
@@ -127,7 +128,8 @@ extension JobQueue {
         for name in try FileStore.listDirectory(layout.running) where name.hasPrefix(QueueLayout.heartbeatPrefix) {
             guard let owner = ProcessIdentity(fileNameSuffix: name.dropFirst(QueueLayout.heartbeatPrefix.count)) else { continue }
             let path = layout.running + "/" + name
-            let isDead = owner.host == identity.host
+            let isDead =
+                owner.host == identity.host
                 ? !ProcessIdentity.isAlive(pid: owner.pid, startTicks: owner.startTicks)
                 : ((try FileStore.status(path)).map { Double(now - $0.modificationNanoseconds) / 1e9 > leaseSeconds } ?? false)
             if isDead {

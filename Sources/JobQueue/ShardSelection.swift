@@ -35,7 +35,9 @@ public struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
     public static func automatic(count: Int, environment: [String: String]) -> Result<ShardSelection, ShardError> {
         let variables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
         guard let (variable, value) = variables.lazy.compactMap({ name in environment[name].map { (name, $0) } }).first else {
-            return .failure(ShardError(message: "--shard auto needs JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array); neither is set"))
+            return .failure(
+                ShardError(
+                    message: "--shard auto needs JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array); neither is set"))
         }
         guard let index = Int(value.trimmingWhitespace()) else {
             return .failure(ShardError(message: "\(variable)='\(value)' is not a number"))

@@ -132,7 +132,9 @@ public enum TextForImage {
             if scalar == ">" { inTag = false; continue }
             if !inTag { out.unicodeScalars.append(scalar.properties.generalCategory == .control ? " " : scalar) }
         }
-        for (entity, value) in [("&copy;", "©"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#169;", "©"), ("&nbsp;", " "), ("&#39;", "'")] {
+        for (entity, value) in [
+            ("&copy;", "©"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#169;", "©"), ("&nbsp;", " "), ("&#39;", "'"),
+        ] {
             out = out.split(separator: entity, omittingEmptySubsequences: false).joined(separator: value)
         }
         let collapsed = out.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")

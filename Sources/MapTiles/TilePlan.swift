@@ -46,9 +46,11 @@ public struct TilePlan: Sendable, Equatable {
         // Bounded before the conversion: a degenerate view (0 or infinite metres per pixel)
         // must be refused, not trap.
         guard continuous.isFinite else {
-            return .failure(RefusalError(continuous > 0 || continuous.isNaN
-                ? .aboveMaximumZoom(continuousZoom: continuous, maximum: description.maximumZoom)
-                : .belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
+            return .failure(
+                RefusalError(
+                    continuous > 0 || continuous.isNaN
+                        ? .aboveMaximumZoom(continuousZoom: continuous, maximum: description.maximumZoom)
+                        : .belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
         }
         var zoom = Int(min(max((continuous - 1e-9).rounded(.up), 0), 64))
         if zoom < description.minimumZoom {

@@ -77,7 +77,8 @@ public enum TileResampler {
         }
         guard report.tiles > 0 else { return report }
 
-        var filter = RowFilter(width: width, columns: columns, rowTapsMost: rows.mostTaps, assembledPixels: slots * tile, firstColumn: firstColumn * tile)
+        var filter = RowFilter(
+            width: width, columns: columns, rowTapsMost: rows.mostTaps, assembledPixels: slots * tile, firstColumn: firstColumn * tile)
         let opacity = Float(settings.opacity)
         var taps: [(slot: Int, weight: Float)] = []
         canvas.pixels.withUnsafeMutableBufferPointer { pixels in

@@ -12,8 +12,9 @@ public struct PNGError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "PNG \(operation) failed: \(message)" }
 }
 
-/// Canvas → PNG bytes through libpng. The only Swift that touches libpng; every libpng error
-/// arrives here as a status from the C shim and is thrown, never dropped. No tIME or text chunks
+/// Canvas → PNG bytes through libpng (`PalettePNGEncoder` and TileSources' `TileDecoder` are the
+/// other Swift callers of the C shim). Every libpng error arrives here as a status from the shim
+/// and is thrown, never dropped. No tIME or text chunks
 /// are written, so the same canvas always gives the same bytes.
 public enum PNGEncoder {
     /// Encodes a canvas.

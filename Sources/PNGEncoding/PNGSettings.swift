@@ -24,8 +24,10 @@ public struct PNGSettings: Sendable, Equatable {
     public var compressionLevel: Int32 = 1
     /// zlib strategy. Default: 0 (`Z_DEFAULT_STRATEGY`): as fast as `Z_RLE` here, and a third smaller.
     public var compressionStrategy: Int32 = 0
-    /// libpng filter mask. Default: 0x20 (`PNG_FILTER_UP`) for true colour; palettes always use
-    /// no filter (filters do not help indexed rows).
+    /// libpng filter mask for true-colour images. Palette images do not use it: `PNGEncoder`'s
+    /// automatic palette (at most 256 colours) writes every row unfiltered, and
+    /// `PalettePNGEncoder` (the renderer's palette images) filters every row with "up" itself.
+    /// Default: 0x20 (`PNG_FILTER_UP`).
     public var filterFlags: Int32 = 0x20
 
     /// The defaults above.

@@ -104,11 +104,12 @@ public enum BitmapFont {
     /// `text` with every character the font lacks replaced: Latin letters with accents by the
     /// plain letter, anything else by '?'.
     public static func drawable(_ text: String) -> String {
-        String(text.map { character -> Character in
-            if glyphs[character] != nil { return character }
-            for (plain, accented) in accentFolds where accented.contains(character) { return plain }
-            return "?"
-        })
+        String(
+            text.map { character -> Character in
+                if glyphs[character] != nil { return character }
+                for (plain, accented) in accentFolds where accented.contains(character) { return plain }
+                return "?"
+            })
     }
 
     private static let accentFolds: [(Character, String)] = [

@@ -6,7 +6,8 @@ public enum Compositor {
     /// The mask is placed on the canvas at its origin and must lie inside it.
     public static func fill(_ canvas: inout Canvas, mask: CoverageMask, color: RGBAColor) {
         let originX = mask.originX, originY = mask.originY
-        precondition(originX >= 0 && originY >= 0 && originX + mask.width <= canvas.width && originY + mask.height <= canvas.height, "mask outside the canvas")
+        precondition(
+            originX >= 0 && originY >= 0 && originX + mask.width <= canvas.width && originY + mask.height <= canvas.height, "mask outside the canvas")
         guard !mask.isEmpty, color.alpha > 0 else { return }
         let width = mask.width, canvasWidth = canvas.width
         let red = UInt32(color.red), green = UInt32(color.green), blue = UInt32(color.blue)

@@ -48,7 +48,8 @@ public enum GridPainter {
     @discardableResult
     public static func paint(_ canvas: inout Canvas, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double) -> GridSpacing {
         let width = canvas.width, height = canvas.height
-        let (spacing, columns, rows) = profiles(width: width, height: height, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
+        let (spacing, columns, rows) = profiles(
+            width: width, height: height, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
         func shade(_ minor: Float, _ major: Float) -> (UInt8, UInt8, UInt8) {
             let color = GridPainter.shade(style, minor: minor, major: major)
             return (color.red, color.green, color.blue)

@@ -8,7 +8,8 @@ public enum IndexedCompositor {
     public static func drawStroke(
         _ canvas: inout IndexedCanvas, mask: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor, casingColor: RGBAColor
     ) -> Bool {
-        precondition(mask.originX == 0 && mask.originY == 0 && mask.width == canvas.width && mask.height == canvas.height, "the mask must cover the canvas")
+        precondition(
+            mask.originX == 0 && mask.originY == 0 && mask.width == canvas.width && mask.height == canvas.height, "the mask must cover the canvas")
         guard !mask.isEmpty else { return true }
         let levels = ramp.maximumLevel + 1
         // Palette index + 1 for (old index, level); 0 until first blended.

@@ -11,7 +11,9 @@ public enum IndexedGridPainter {
     /// Paints the background for `viewport`; returns the spacing used, or nil when the palette
     /// had no room (it cannot happen on an empty palette: at most 81 shades).
     @discardableResult
-    public static func paint(_ canvas: inout IndexedCanvas, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double) -> GridSpacing? {
+    public static func paint(_ canvas: inout IndexedCanvas, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double)
+        -> GridSpacing?
+    {
         let width = canvas.width, height = canvas.height
         let (spacing, columns, rows) = GridPainter.profiles(
             width: width, height: height, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)

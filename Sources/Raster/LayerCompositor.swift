@@ -48,7 +48,8 @@ public enum LayerCompositor {
                         // keep in 0...65025 (255 · 255); +32512 rounds the division.
                         let keep = 65_025 - alpha * coverage
                         for channel in 0..<3 {
-                            pixels[index + channel] = UInt8((UInt32(pixels[index + channel]) * keep + alpha * 255 * UInt32(source[index + channel]) + 32_512) / 65_025)
+                            pixels[index + channel] = UInt8(
+                                (UInt32(pixels[index + channel]) * keep + alpha * 255 * UInt32(source[index + channel]) + 32_512) / 65_025)
                         }
                         pixels[index + 3] = UInt8((UInt32(pixels[index + 3]) * keep + alpha * 255 * coverage + 32_512) / 65_025)
                     }

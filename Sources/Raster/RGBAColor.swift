@@ -29,16 +29,18 @@ public struct RGBAColor: Sendable, Equatable, Hashable, Codable, CustomStringCon
 
     /// `#RRGGBBAA`.
     public var description: String {
-        "#" + [red, green, blue, alpha].map { byte in
-            let text = String(byte, radix: 16, uppercase: true)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        "#"
+            + [red, green, blue, alpha].map { byte in
+                let text = String(byte, radix: 16, uppercase: true)
+                return byte < 16 ? "0" + text : text
+            }.joined()
     }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let color = RGBAColor(hex: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected #RRGGBB or #RRGGBBAA, found \"\(text)\""))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected #RRGGBB or #RRGGBBAA, found \"\(text)\""))
         }
         self = color
     }

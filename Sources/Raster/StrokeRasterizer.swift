@@ -71,7 +71,8 @@ public enum StrokeRasterizer {
         _ casingRadius: Double, _ casingValues: UnsafeMutablePointer<UInt8>?
     ) -> Touched? {
         if let casingValues {
-            return rasterize(polylines, area, RouteAndCasingWriter(radius: radius, values: values, casingRadius: casingRadius, casingValues: casingValues))
+            return rasterize(
+                polylines, area, RouteAndCasingWriter(radius: radius, values: values, casingRadius: casingRadius, casingValues: casingValues))
         }
         return rasterize(polylines, area, CoverageWriter(radius: radius, values: values))
     }

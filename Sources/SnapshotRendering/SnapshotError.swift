@@ -34,7 +34,8 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoding(let error):
             return error.description
         case let .noValidFixes(format, read, invalid, duplicates, spikes):
-            return "\(format.rawValue.uppercased()): no valid fixes (read \(read); dropped \(invalid) invalid, \(duplicates) repeated, \(spikes) spikes)"
+            return
+                "\(format.rawValue.uppercased()): no valid fixes (read \(read); dropped \(invalid) invalid, \(duplicates) repeated, \(spikes) spikes)"
         case .invalidOptions(let message):
             return "invalid options: \(message)"
         case .encoding(let error):

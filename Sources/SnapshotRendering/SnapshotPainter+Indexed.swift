@@ -13,19 +13,25 @@ extension SnapshotPainter {
             || paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch, coarse: true)
     }
 
-    private static func paintIndexed(polylines: [[PixelPoint]], frame: FramePlan, options: RenderOptions, scratch: RenderScratch, coarse: Bool) -> Bool {
+    private static func paintIndexed(polylines: [[PixelPoint]], frame: FramePlan, options: RenderOptions, scratch: RenderScratch, coarse: Bool)
+        -> Bool
+    {
         let style = options.style
         let casingRadius = style.drawsCasing ? frame.casingWidthPixels / 2 : nil
         guard let ramp = StrokeRamp(routeRadiusPixels: frame.strokeWidthPixels / 2, casingRadiusPixels: casingRadius) else { return false }
         let width = frame.viewport.widthPixels, height = frame.viewport.heightPixels
         scratch.canvas.reset(width: width, height: height)
         scratch.canvas.palette.coarse = coarse
-        guard IndexedGridPainter.paint(&scratch.canvas, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style.grid, scale: options.scale) != nil
+        guard
+            IndexedGridPainter.paint(
+                &scratch.canvas, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style.grid, scale: options.scale) != nil
         else { return false }
 
         scratch.mask.reshape(width: width, height: height)
         StrokeRasterizer.stroke(polylines, ramp: ramp, into: &scratch.mask)
-        guard IndexedCompositor.drawStroke(&scratch.canvas, mask: &scratch.mask, ramp: ramp, routeColor: style.routeColor, casingColor: style.casingColor)
+        guard
+            IndexedCompositor.drawStroke(
+                &scratch.canvas, mask: &scratch.mask, ramp: ramp, routeColor: style.routeColor, casingColor: style.casingColor)
         else { return false }
 
         if style.drawsMarkers, let first = polylines.first?.first, let last = polylines.last?.last {
@@ -37,7 +43,8 @@ extension SnapshotPainter {
             }
         }
         if style.drawsScaleBar,
-            let bar = ScaleBarPainter.masks(width: width, height: height, groundMetersPerPixel: groundMetersPerPixel(frame), style: scaleBarStyle(options))
+            let bar = ScaleBarPainter.masks(
+                width: width, height: height, groundMetersPerPixel: groundMetersPerPixel(frame), style: scaleBarStyle(options))
         {
             // Solid rectangles (coverage 0 or 1): the palette blends are exact.
             guard IndexedCompositor.fill(&scratch.canvas, mask: bar.halo, color: style.scaleBarHaloColor),

@@ -112,7 +112,9 @@ enum SnapshotPainter {
 
     /// The ring and then the fill of a marker, each as a mask just around its disc (a
     /// canvas-sized one would be mostly zeroing), with its colour.
-    static func markerDiscs(at point: PixelPoint, frame: FramePlan, options: RenderOptions, fill: RGBAColor, width: Int, height: Int) -> [(CoverageMask, RGBAColor)] {
+    static func markerDiscs(at point: PixelPoint, frame: FramePlan, options: RenderOptions, fill: RGBAColor, width: Int, height: Int) -> [(
+        CoverageMask, RGBAColor
+    )] {
         let radius = frame.markerRadiusPixels, ringWidth = max(1, 1.5 * options.scale)
         var discs: [(CoverageMask, RGBAColor)] = []
         for (discRadius, color) in [(radius, options.style.markerRingColor), (max(0.5, radius - ringWidth), fill)] {

@@ -147,7 +147,8 @@ public enum SnapshotRenderer {
             var basemapReport: BasemapReport?
             do {
                 // A map background has far more than 256 colours: straight to RGBA.
-                let palette = options.png.layout == .automatic && bands == nil && options.basemap == nil
+                let palette =
+                    options.png.layout == .automatic && bands == nil && options.basemap == nil
                     && SnapshotPainter.paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch)
                 timings.raster = clock.lap()
                 if palette {
@@ -166,10 +167,13 @@ public enum SnapshotRenderer {
                 throw .encoding(error)
             }
             timings.encode = clock.lap()
-            var renderInfo = info(track: track, cleaned: cleaned, report: report, stats: stats, projection: projection, frame: frame, options: options, polylines: polylines)
+            var renderInfo = info(
+                track: track, cleaned: cleaned, report: report, stats: stats, projection: projection, frame: frame, options: options,
+                polylines: polylines)
             renderInfo.basemap = basemapReport
             if capped.step > 1 {
-                let note = "route thinned to every \(capped.step)th vertex: it covers the image many times over (drawing capped at \(Int(StrokeBudget.pixelPassesPerImage)) passes over the image)"
+                let note =
+                    "route thinned to every \(capped.step)th vertex: it covers the image many times over (drawing capped at \(Int(StrokeBudget.pixelPassesPerImage)) passes over the image)"
                 renderInfo.notes = (renderInfo.notes ?? []) + [note]
             }
             snapshots.append(RenderedSnapshot(png: png, info: renderInfo, timings: timings))

@@ -51,7 +51,7 @@ public enum StyleFile {
         guard let root = document.object else {
             throw StyleError(file: file, keyPath: "", message: "expected a JSON object at the top level")
         }
-        var reader = Reader(file: file)
+        var reader = StyleReader(file: file)
         return try reader.apply(root, theme: override, base: base)
     }
 }

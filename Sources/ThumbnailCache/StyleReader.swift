@@ -3,13 +3,15 @@ import Raster
 import SnapshotRendering
 
 /// Walks a parsed style document, applying each key and naming the key path in every error.
-struct Reader {
+struct StyleReader {
     let file: String
 
     func fail(_ path: String, _ message: String) -> StyleError { StyleError(file: file, keyPath: path, message: message) }
 
     mutating func apply(_ root: [String: JSONValue], theme override: Theme?, base: ThumbnailSettings) throws(StyleError) -> ThumbnailSettings {
-        try known(root, "", ["version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar", "basemap"])
+        try known(
+            root, "",
+            ["version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar", "basemap"])
         guard let version = root["version"] else { throw fail("version", "missing (this build reads version \(StyleFile.version))") }
         guard version.number == Double(StyleFile.version) else {
             throw fail("version", "expected \(StyleFile.version), found \(describe(version))")
@@ -83,7 +85,9 @@ struct Reader {
                 if let v = grid["minor"] { style.grid.minorLine = try color(v, "grid.minor") }
                 if let v = grid["major"] { style.grid.majorLine = try color(v, "grid.major") }
                 if let v = grid["line_width_points"] { style.grid.lineWidthPoints = try number(v, "grid.line_width_points", range: 0.25...8) }
-                if let v = grid["min_spacing_points"] { style.grid.minimumMinorSpacingPoints = try number(v, "grid.min_spacing_points", range: 4...1000) }
+                if let v = grid["min_spacing_points"] {
+                    style.grid.minimumMinorSpacingPoints = try number(v, "grid.min_spacing_points", range: 4...1000)
+                }
             }
         }
         if let value = root["markers"] {
@@ -153,11 +157,15 @@ struct Reader {
         var widthPoints = current?.widthPoints ?? 0, heightPoints = current?.heightPoints ?? 0
         if let width = spec["width"] { widthPoints = Int(try number(width, path + ".width", range: 16...8192)) }
         if let height = spec["height"] { heightPoints = Int(try number(height, path + ".height", range: 16...8192)) }
-        guard widthPoints > 0, heightPoints > 0 else { throw fail(path, "needs \"width\" and \"height\" in points (there is no \(role.rawValue) size to keep)") }
+        guard widthPoints > 0, heightPoints > 0 else {
+            throw fail(path, "needs \"width\" and \"height\" in points (there is no \(role.rawValue) size to keep)")
+        }
         var scales = base.filter { $0.role == role }.map(\.scale)
         if scales.isEmpty { scales = [1] }
         if let list = spec["scales"] {
-            guard let items = list.array, !items.isEmpty, items.count <= 4 else { throw fail(path + ".scales", "expected a list of 1 to 4 scales, found \(describe(list))") }
+            guard let items = list.array, !items.isEmpty, items.count <= 4 else {
+                throw fail(path + ".scales", "expected a list of 1 to 4 scales, found \(describe(list))")
+            }
             scales = []
             for (index, item) in items.enumerated() { scales.append(try number(item, "\(path).scales[\(index)]", range: 0.5...4)) }
             guard Set(scales).count == scales.count else { throw fail(path + ".scales", "lists a scale twice") }

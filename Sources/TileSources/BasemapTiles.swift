@@ -93,4 +93,3 @@ public final class BasemapTiles: TileProvider {
         return image.width
     }
 }
-

@@ -59,9 +59,12 @@ enum HTTPDate {
         let parts = text.split(separator: " ")
         guard parts.count >= 5, text.utf8.count < 100 else { return nil }
         let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        guard let day = small(parts[1], 1...31), let month = months.firstIndex(of: parts[2].lowercased()), let year = small(parts[3], 1970...9999) else { return nil }
+        guard let day = small(parts[1], 1...31), let month = months.firstIndex(of: parts[2].lowercased()), let year = small(parts[3], 1970...9999)
+        else { return nil }
         let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, let hour = small(clock[0], 0...23), let minute = small(clock[1], 0...59), let second = small(clock[2], 0...60) else { return nil }
+        guard clock.count == 3, let hour = small(clock[0], 0...23), let minute = small(clock[1], 0...59), let second = small(clock[2], 0...60) else {
+            return nil
+        }
         var fields = tm()
         fields.tm_year = Int32(year - 1900)
         fields.tm_mon = Int32(month)
@@ -74,7 +77,9 @@ enum HTTPDate {
 
     /// A short run of ASCII digits within `range`, else nil.
     private static func small(_ text: Substring, _ range: ClosedRange<Int>) -> Int? {
-        guard (1...4).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), range.contains(value) else { return nil }
+        guard (1...4).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), range.contains(value) else {
+            return nil
+        }
         return value
     }
 }

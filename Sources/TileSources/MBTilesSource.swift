@@ -62,14 +62,17 @@ public final class MBTilesSource: RawTileSource {
             sqlite3_close(handle)
             database = nil
             throw TileProblem(
-                "MBTiles '\(path)' holds vector tiles (format '\(format)'); TrackSnap draws raster tiles (png or jpg): render the vector tiles to a raster MBTiles first (e.g. with tileserver-gl or mbgl-render)")
+                "MBTiles '\(path)' holds vector tiles (format '\(format)'); TrackSnap draws raster tiles (png or jpg): render the vector tiles to a raster MBTiles first (e.g. with tileserver-gl or mbgl-render)"
+            )
         }
         if !["", "png", "jpg", "jpeg"].contains(format) {
             sqlite3_close(handle)
             database = nil
             throw TileProblem("MBTiles '\(path)' has tiles in format '\(format)'; TrackSnap reads png and jpg")
         }
-        guard sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3", -1, &query, nil) == SQLITE_OK
+        guard
+            sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3", -1, &query, nil)
+                == SQLITE_OK
         else { throw fail("it has no tiles table") }
         do throws(TileProblem) {
             sourceDescription = try Self.description(metadata: metadata, tableZooms: Self.zoomRange(handle))
@@ -97,7 +100,8 @@ public final class MBTilesSource: RawTileSource {
         func zoom(_ field: String) throws(TileProblem) -> Int? {
             guard let text = metadata[field]?.trimmingSpaces, !text.isEmpty else { return nil }
             guard let value = Int(text), zoomRange.contains(value) else {
-                throw TileProblem("metadata \(field) is '\(text.prefix(40))'; expected a whole number from \(zoomRange.lowerBound) to \(zoomRange.upperBound)")
+                throw TileProblem(
+                    "metadata \(field) is '\(text.prefix(40))'; expected a whole number from \(zoomRange.lowerBound) to \(zoomRange.upperBound)")
             }
             return value
         }
@@ -117,7 +121,6 @@ public final class MBTilesSource: RawTileSource {
         if let attribution = metadata["attribution"], !attribution.isEmpty { description.attribution = TextForImage.plain(attribution) }
         return description
     }
-
 
     deinit {
         sqlite3_finalize(query)

@@ -74,7 +74,9 @@ public enum TileDecoder {
     /// What unknown bytes look like: WebP and HTML error pages are the usual suspects.
     static func describe(_ bytes: [UInt8]) -> String {
         if bytes.isEmpty { return "0 bytes" }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "a WebP image, which TrackSnap does not decode" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            return "a WebP image, which TrackSnap does not decode"
+        }
         if bytes.starts(with: [0x1F, 0x8B]) { return "gzip data: a vector tile (pbf)?" }
         // Only the kind of content, never the bytes: a tile may be a link to any file (a key, a
         // password file), and this message lands in records and pages.

@@ -32,7 +32,8 @@ public struct TileURLTemplate: Sendable, Equatable {
         guard !parts.host.isEmpty else { throw refuse("has no host name") }
         if parts.host.contains(where: { $0 == " " || $0 == "\\" }) { throw refuse("has a space or backslash in its host '\(parts.host)'") }
         if let port = parts.port {
-            guard !port.isEmpty, port.allSatisfy({ $0.isASCII && $0.isNumber }), port.count <= 5, let number = Int(port), (1...65535).contains(number) else {
+            guard !port.isEmpty, port.allSatisfy({ $0.isASCII && $0.isNumber }), port.count <= 5, let number = Int(port), (1...65535).contains(number)
+            else {
                 throw refuse("has the port '\(port)'; a port is a number from 1 to 65535")
             }
         }

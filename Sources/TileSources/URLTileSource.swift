@@ -137,7 +137,8 @@ public final class URLTileSource: RawTileSource {
         switch response.status {
         case 200:
             failuresInARow = 0
-            store(CachedTile(body: response.body, freshUntil: policy.freshUntil, etag: response.etag, lastModified: response.lastModified), stem: stem)
+            store(
+                CachedTile(body: response.body, freshUntil: policy.freshUntil, etag: response.etag, lastModified: response.lastModified), stem: stem)
             return response.body
         case 304 where cached != nil:
             failuresInARow = 0
@@ -269,7 +270,8 @@ struct HTTPResponse {
     var date: String
 }
 
-/// At most `count` holders at once across processes: `flock` on one of `count` slot files.
+/// At most `count` holders at once across processes: an `ExclusiveLock` on one of `count` slot
+/// files.
 struct RequestSlots {
     let folder: String
     let count: Int
@@ -278,29 +280,28 @@ struct RequestSlots {
     /// worker's hanging request must not stall this image past its deadline).
     func holding<T>(forAtMost seconds: Double, _ body: () throws(TileProblem) -> T) throws(TileProblem) -> T {
         let giveUp = URLTileSource.monotonicSeconds() + seconds
-        var descriptor: Int32 = -1
+        var held: ExclusiveLock? = nil
         var pause: UInt32 = 2_000
-        while descriptor < 0 {
+        while held == nil {
             var opened = 0
             for slot in 0..<count {
-                let candidate = open("\(folder)/slot-\(slot)", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-                guard candidate >= 0 else { continue }
+                let lock: ExclusiveLock?
+                do { lock = try ExclusiveLock.tryAcquire("\(folder)/slot-\(slot)") } catch { continue }
                 opened += 1
-                if flock(candidate, LOCK_EX | LOCK_NB) == 0 {
-                    descriptor = candidate
+                if let lock {
+                    held = lock
                     break
                 }
-                close(candidate)
             }
             // No slot file can be opened (a read-only cache): politeness cannot be enforced here.
-            if descriptor >= 0 || opened == 0 { break }
+            if held != nil || opened == 0 { break }
             if URLTileSource.monotonicSeconds() >= giveUp {
                 throw TileProblem("not fetched: no request slot came free within this image's time for tiles", kind: .notAsked)
             }
             usleep(pause)
             pause = min(pause * 2, 50_000)
         }
-        defer { if descriptor >= 0 { close(descriptor) } }
+        defer { held?.release() }
         return try body()
     }
 }

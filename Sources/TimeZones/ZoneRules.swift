@@ -53,7 +53,9 @@ public struct ZoneRules: Sendable, Equatable {
         }
         let dataSize = h.timecnt * (timeSize + 1) + h.typecnt * 6 + h.charcnt + h.leapcnt * (timeSize + 4) + h.isstdcnt + h.isutcnt
         guard h.typecnt > 0, offset + dataSize <= bytes.count else {
-            throw FormatError(message: "expected \(dataSize) bytes of data with at least one time type, found \(bytes.count - offset) bytes and \(h.typecnt) types", offset: offset)
+            throw FormatError(
+                message: "expected \(dataSize) bytes of data with at least one time type, found \(bytes.count - offset) bytes and \(h.typecnt) types",
+                offset: offset)
         }
         transitionTimes = (0..<h.timecnt).map { index in
             let at = offset + index * timeSize

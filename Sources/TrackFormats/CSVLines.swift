@@ -43,7 +43,8 @@ struct CSVLines {
                 i += 1
             }
             if inQuotes {
-                throw TrackDecodingError(.malformed, format: .csv, position: .text(bytes, offset: start), "unexpected end of file inside a quoted field")
+                throw TrackDecodingError(
+                    .malformed, format: .csv, position: .text(bytes, offset: start), "unexpected end of file inside a quoted field")
             }
             position = i + 1
             var end = i

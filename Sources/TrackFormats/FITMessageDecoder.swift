@@ -161,7 +161,9 @@ struct FITMessageDecoder {
             guard end - p >= 1 else { throw error(at: start, "a definition message's developer field count is missing") }
             let developerCount = Int(bytes[p])
             p += 1
-            guard end - p >= developerCount * 3 else { throw error(at: start, "a definition message of \(developerCount) developer fields is truncated") }
+            guard end - p >= developerCount * 3 else {
+                throw error(at: start, "a definition message of \(developerCount) developer fields is truncated")
+            }
             for _ in 0..<developerCount {
                 offset += Int(bytes[p + 1])
                 p += 3

@@ -61,7 +61,8 @@ enum FITChecksum {
             while i + 8 <= end {
                 let low = UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
                 let mixed = crc ^ low
-                crc = t[7 * 256 + Int(mixed & 0xFF)] ^ t[6 * 256 + Int(mixed >> 8)] ^ t[5 * 256 + Int(bytes[i + 2])]
+                crc =
+                    t[7 * 256 + Int(mixed & 0xFF)] ^ t[6 * 256 + Int(mixed >> 8)] ^ t[5 * 256 + Int(bytes[i + 2])]
                     ^ t[4 * 256 + Int(bytes[i + 3])] ^ t[3 * 256 + Int(bytes[i + 4])] ^ t[2 * 256 + Int(bytes[i + 5])]
                     ^ t[256 + Int(bytes[i + 6])] ^ t[Int(bytes[i + 7])]
                 i += 8

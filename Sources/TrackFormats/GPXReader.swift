@@ -236,7 +236,8 @@ private struct GPXState {
             guard let value = NumberParsing.parseDouble(scanner.bytes, range.start, range.end) else {
                 throw scanner.error(
                     at: range.start,
-                    "expected a number for \(name) on <\(scanner.string(token.nameStart, token.nameEnd))>, found \"\(scanner.string(range.start, range.end))\"")
+                    "expected a number for \(name) on <\(scanner.string(token.nameStart, token.nameEnd))>, found \"\(scanner.string(range.start, range.end))\""
+                )
             }
             return value
         }

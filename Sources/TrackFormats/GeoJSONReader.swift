@@ -23,7 +23,8 @@ public enum GeoJSONReader: TrackReader {
         }
         try state.readObject(depth: 0)
         if state.scanner.peek() != nil {
-            throw state.scanner.error(at: state.scanner.position, "expected the end of the file after the GeoJSON object, found \(state.scanner.found())")
+            throw state.scanner.error(
+                at: state.scanner.position, "expected the end of the file after the GeoJSON object, found \(state.scanner.found())")
         }
         var track = Track(format: .geojson, name: state.name, segments: state.segments, activity: state.activity)
         // Like a GPX file of waypoints: points are the route only when there is no line.

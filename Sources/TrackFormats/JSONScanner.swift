@@ -206,12 +206,15 @@ struct JSONScanner {
         guard first == UInt8(ascii: "-") || first &- 48 < 10 else { throw error(at: start, "expected \(what), found \(found())") }
         while position < bytes.count {
             let byte = bytes[position]
-            guard byte &- 48 < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
+            guard
+                byte &- 48 < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+                    || byte | 0x20 == UInt8(ascii: "e")
             else { break }
             position += 1
         }
         guard let value = NumberParsing.parseDouble(bytes, start, position) else {
-            throw error(at: start, "expected \(what), found \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))\"")
+            throw error(
+                at: start, "expected \(what), found \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))\"")
         }
         return value
     }

@@ -153,7 +153,9 @@ private struct KMLHandler: XMLElementHandler {
         if let fix { try append(fix, scanner, token.offset) }
     }
 
-    private static func gxCoord(_ buffer: UnsafeBufferPointer<UInt8>, _ scanner: XMLScanner, _ token: XMLScanner.Token) throws(TrackDecodingError) -> Fix? {
+    private static func gxCoord(_ buffer: UnsafeBufferPointer<UInt8>, _ scanner: XMLScanner, _ token: XMLScanner.Token) throws(TrackDecodingError)
+        -> Fix?
+    {
         var values = (Double.nan, Double.nan, Double.nan)
         var count = 0
         var i = 0

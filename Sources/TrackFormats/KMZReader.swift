@@ -35,9 +35,10 @@ public enum KMZReader: TrackReader {
         }
         do throws(TrackDecodingError) {
             // The same text handling as a plain KML file: UTF-16 transcoded, UTF-8 checked.
-            let text = try document.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
-                try TextEncoding.utf16Order(kml).map { order throws(TrackDecodingError) in try TextEncoding.transcodeUTF16(kml, order: order) }
-            } ?? document
+            let text =
+                try document.withUnsafeBufferPointer { kml throws(TrackDecodingError) in
+                    try TextEncoding.utf16Order(kml).map { order throws(TrackDecodingError) in try TextEncoding.transcodeUTF16(kml, order: order) }
+                } ?? document
             var inner = limits
             inner.bytesHeldBeside += bytes.count + (text.count == document.count ? 0 : document.count)
             var track = try text.withUnsafeBufferPointer { kml throws(TrackDecodingError) in

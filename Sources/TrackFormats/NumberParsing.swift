@@ -196,7 +196,9 @@ enum NumberParsing {
             }
             var k = i + 16
             // Seconds and a fraction.
-            while k < end, digit(k) != nil || bytes[k] == UInt8(ascii: ":") || bytes[k] == UInt8(ascii: ".") || bytes[k] == UInt8(ascii: ",") { k += 1 }
+            while k < end, digit(k) != nil || bytes[k] == UInt8(ascii: ":") || bytes[k] == UInt8(ascii: ".") || bytes[k] == UInt8(ascii: ",") {
+                k += 1
+            }
             guard k < end, bytes[k] == UInt8(ascii: "+") || bytes[k] == UInt8(ascii: "-"),
                 let h1 = digit(k + 1), let h2 = digit(k + 2)
             else { return nil }

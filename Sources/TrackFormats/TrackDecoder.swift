@@ -74,7 +74,8 @@ public enum TrackDecoder {
         } catch {
             var wrapped = TrackDecodingError(error, format: format)
             if error.kind == .limitExceeded, memoryBinds {
-                wrapped.message = "the content expands past \(DecodingLimits.mebibytes(memoryLeft)), the room \(limits.memoryLimitText) leaves beside the \(DecodingLimits.mebibytes(input.count)) file"
+                wrapped.message =
+                    "the content expands past \(DecodingLimits.mebibytes(memoryLeft)), the room \(limits.memoryLimitText) leaves beside the \(DecodingLimits.mebibytes(input.count)) file"
             }
             throw wrapped
         }

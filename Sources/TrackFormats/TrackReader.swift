@@ -78,7 +78,8 @@ struct FixCounter {
         if byMemory < limits.maximumFixes {
             maximum = byMemory
             let held = inputBytes + limits.bytesHeldBeside
-            reason = "with the \(DecodingLimits.mebibytes(held)) of input held, more would pass \(limits.memoryLimitText) (about \(DecodingLimits.estimatedBytesPerFix) bytes a fix)"
+            reason =
+                "with the \(DecodingLimits.mebibytes(held)) of input held, more would pass \(limits.memoryLimitText) (about \(DecodingLimits.estimatedBytesPerFix) bytes a fix)"
         } else {
             maximum = limits.maximumFixes
             reason = "the configured limit"

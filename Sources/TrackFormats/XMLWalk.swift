@@ -28,7 +28,8 @@ enum XMLWalk {
             case .startTag:
                 if first {
                     guard scanner.isNamed(token, rootName) else {
-                        throw scanner.error(at: token.offset, "expected the root element <\(rootName)>, found <\(scanner.string(token.nameStart, token.nameEnd))>")
+                        throw scanner.error(
+                            at: token.offset, "expected the root element <\(rootName)>, found <\(scanner.string(token.nameStart, token.nameEnd))>")
                     }
                 }
                 first = false

@@ -16,7 +16,8 @@ public enum GreatCircle {
         let lat1 = a.latitudeDegrees * degreesToRadians
         let lat2 = b.latitudeDegrees * degreesToRadians
         let dLon = (b.longitudeDegrees - a.longitudeDegrees) * degreesToRadians
-        return distanceMeters(latitude1Radians: lat1, latitude2Radians: lat2, cosLatitude1: cos(lat1), cosLatitude2: cos(lat2), deltaLongitudeRadians: dLon)
+        return distanceMeters(
+            latitude1Radians: lat1, latitude2Radians: lat2, cosLatitude1: cos(lat1), cosLatitude2: cos(lat2), deltaLongitudeRadians: dLon)
     }
 
     /// The haversine distance with the latitudes' cosines supplied, so a pass over consecutive

@@ -6,7 +6,9 @@ public enum Compression {
     /// `bytes` deflated with zlib at `level`: raw deflate, or wrapped as a gzip member.
     public static func deflate(_ bytes: [UInt8], gzip: Bool, level: Int32 = 6) -> [UInt8] {
         var stream = z_stream()
-        precondition(deflateInit2_(&stream, level, Z_DEFLATED, gzip ? 31 : -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+        precondition(
+            deflateInit2_(&stream, level, Z_DEFLATED, gzip ? 31 : -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                == Z_OK)
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 64)
         var input = bytes

@@ -48,7 +48,9 @@ public enum ConformanceCorpus {
     public static func files(fixesPerSegment: Int = 40) -> [File] {
         var files: [File] = []
         for (name, track) in tracks(fixesPerSegment: fixesPerSegment) {
-            func add(_ reader: String, _ suffix: String, _ bytes: [UInt8]) { files.append(File(reader: reader, name: name + suffix, bytes: bytes, track: track)) }
+            func add(_ reader: String, _ suffix: String, _ bytes: [UInt8]) {
+                files.append(File(reader: reader, name: name + suffix, bytes: bytes, track: track))
+            }
             add("gpx", ".gpx", Array(TrackWriters.gpx11(track).utf8))
             add("tcx", ".tcx", Array(TrackWriters.tcx(track).utf8))
             add("kml", "-gx-track.kml", Array(TrackWriters.kml(track, timed: true).utf8))

@@ -41,14 +41,18 @@ public struct FITEncoder {
         let firstTime = track.segments.first?.fixes.first.flatMap { $0.hasTime ? fitTime($0.timeSeconds) : nil } ?? 1_000_000_000
         // file_id (global 0): type (0, enum) = 4 activity, manufacturer (1, uint16) = 255 development, time_created (4).
         writer.define(local: 0, global: 0, fields: [(0, 1, 0x00), (1, 2, 0x84), (4, 4, 0x86)])
-        writer.data(local: 0) { $0.u8(4); $0.u16(255); $0.u32(firstTime) }
+        writer.data(local: 0) {
+            $0.u8(4); $0.u16(255); $0.u32(firstTime)
+        }
         if options.developerFields {
             // developer_data_id (207): developer_data_index (3, uint8) = 0.
             writer.define(local: 1, global: 207, fields: [(3, 1, 0x02)])
             writer.data(local: 1) { $0.u8(0) }
             // field_description (206): developer_data_index (0), field_definition_number (1), fit_base_type_id (2), field_name (3, string 8).
             writer.define(local: 1, global: 206, fields: [(0, 1, 0x02), (1, 1, 0x02), (2, 1, 0x02), (3, 8, 0x07)])
-            writer.data(local: 1) { $0.u8(0); $0.u8(0); $0.u8(0x84); $0.bytes(Array("power\0\0\0".utf8)) }
+            writer.data(local: 1) {
+                $0.u8(0); $0.u8(0); $0.u8(0x84); $0.bytes(Array("power\0\0\0".utf8))
+            }
         }
         let altitudeField: (UInt8, UInt8, UInt8) = options.legacyAltitude ? (2, 2, 0x84) : (78, 4, 0x86)
         let developer: [(UInt8, UInt8, UInt8)] = options.developerFields ? [(0, 2, 0)] : []
@@ -64,7 +68,9 @@ public struct FITEncoder {
         var power: UInt16 = 200
         for segment in track.segments {
             let startTime = segment.fixes.first.flatMap { $0.hasTime ? fitTime($0.timeSeconds) : nil } ?? lastTime ?? firstTime
-            writer.data(local: 4) { $0.u32(startTime); $0.u8(0); $0.u8(0) }  // timer start
+            writer.data(local: 4) {
+                $0.u32(startTime); $0.u8(0); $0.u8(0)
+            }  // timer start
             lastTime = startTime
             // Devices start each segment with a full timestamp in a record; gpsbabel 1.8 also
             // needs that, as it ignores the timestamps of other messages for compressed headers.
@@ -101,11 +107,15 @@ public struct FITEncoder {
                     }
                 }
             }
-            writer.data(local: 4) { $0.u32(lastTime ?? firstTime); $0.u8(0); $0.u8(4) }  // timer stop all
+            writer.data(local: 4) {
+                $0.u32(lastTime ?? firstTime); $0.u8(0); $0.u8(4)
+            }  // timer stop all
         }
         // session (18): timestamp, sport (5, enum).
         writer.define(local: 5, global: 18, fields: [(253, 4, 0x86), (5, 1, 0x00)])
-        writer.data(local: 5) { $0.u32(lastTime ?? firstTime); $0.u8(options.sport) }
+        writer.data(local: 5) {
+            $0.u32(lastTime ?? firstTime); $0.u8(options.sport)
+        }
         return writer.file(longHeader: options.longHeader)
     }
 

@@ -16,7 +16,8 @@ extension TrackWriters {
             """
         out.reserveCapacity(track.fixCount * 260)
         for segment in track.segments {
-            out += "   <Lap StartTime=\"\(segment.fixes.first.map { isoTime($0.timeSeconds) } ?? "")\"><TotalTimeSeconds>0</TotalTimeSeconds>\n    <Track>\n"
+            out +=
+                "   <Lap StartTime=\"\(segment.fixes.first.map { isoTime($0.timeSeconds) } ?? "")\"><TotalTimeSeconds>0</TotalTimeSeconds>\n    <Track>\n"
             for fix in segment.fixes {
                 out += "     <Trackpoint>"
                 if fix.hasTime { out += "<Time>\(isoTime(fix.timeSeconds))</Time>" }

@@ -46,22 +46,30 @@ public enum HostileFiles {
         bomb += Array("-->".utf8)
         bomb += Array(String(repeating: "<trkpt lat=\"47.1\" lon=\"8.1\"/>\n", count: identical).utf8)
         bomb += Array("</trkseg></trk></gpx>\n".utf8)
-        files.append(File(
-            name: "identical-fixes-bomb.gpx.gz", bytes: Compression.deflate(bomb, gzip: true, level: 9),
-            expectation: .fails("limitExceeded", mentioning: "per-job memory limit"), memoryLimitBytes: full ? nil : 48 << 20))
+        files.append(
+            File(
+                name: "identical-fixes-bomb.gpx.gz", bytes: Compression.deflate(bomb, gzip: true, level: 9),
+                expectation: .fails("limitExceeded", mentioning: "per-job memory limit"), memoryLimitBytes: full ? nil : 48 << 20))
 
         let nameBytes = full ? 200_000_000 : 1_000_000
-        files.append(File(
-            name: "huge-name.gpx", bytes: gpx(name: String(repeating: "A", count: nameBytes), points: line(20)), expectation: .renders))
-        files.append(File(
-            name: "terminal-escapes-in-name.gpx", bytes: gpx(name: "x\u{1B}[2J\u{1B}]0;pwned\u{07}\ntracksnap: 99 tracks: 99 rendered", points: line(20)),
-            expectation: .renders))
+        files.append(
+            File(
+                name: "huge-name.gpx", bytes: gpx(name: String(repeating: "A", count: nameBytes), points: line(20)), expectation: .renders))
+        files.append(
+            File(
+                name: "terminal-escapes-in-name.gpx",
+                bytes: gpx(name: "x\u{1B}[2J\u{1B}]0;pwned\u{07}\ntracksnap: 99 tracks: 99 rendered", points: line(20)),
+                expectation: .renders))
 
         let token = String(repeating: "9", count: full ? 50_000_000 : 1_000_000)
-        files.append(File(name: "long-bad-token.csv", bytes: Array("lat,lon\n47.1,8.1\n47.2,\(token)x\n".utf8), expectation: .fails("malformed", mentioning: "…")))
-        files.append(File(
-            name: "long-bad-token.gpx", bytes: gpx(name: "t", points: [("47.1", "8.1", nil), ("47.2\(token)x", "8.2", nil)]),
-            expectation: .fails("malformed", mentioning: "…")))
+        files.append(
+            File(
+                name: "long-bad-token.csv", bytes: Array("lat,lon\n47.1,8.1\n47.2,\(token)x\n".utf8),
+                expectation: .fails("malformed", mentioning: "…")))
+        files.append(
+            File(
+                name: "long-bad-token.gpx", bytes: gpx(name: "t", points: [("47.1", "8.1", nil), ("47.2\(token)x", "8.2", nil)]),
+                expectation: .fails("malformed", mentioning: "…")))
 
         var scatter = "lat,lon\n"
         for _ in 0..<(full ? 600_000 : 60_000) {
@@ -76,26 +84,34 @@ public enum HostileFiles {
         let backwards = (0..<40).map { k in ("47.\(100 + k)", "8.1", "2024-05-01T10:\(String(59 - k).leftPadded(2)):00Z") }
         files.append(File(name: "backwards-times.gpx", bytes: gpx(name: "t", points: backwards), expectation: .renders))
 
-        files.append(File(
-            name: "utf32-bom.gpx", bytes: [0xFF, 0xFE, 0, 0] + Array("<gpx/>".utf8).flatMap { [$0, 0, 0, 0] },
-            expectation: .fails("unsupportedFormat", mentioning: "UTF-32")))
+        files.append(
+            File(
+                name: "utf32-bom.gpx", bytes: [0xFF, 0xFE, 0, 0] + Array("<gpx/>".utf8).flatMap { [$0, 0, 0, 0] },
+                expectation: .fails("unsupportedFormat", mentioning: "UTF-32")))
         var fit = FITEncoder.encode(Track(format: .fit, name: nil, segments: [TrackSegment(fixes: fixes(20))]))
         fit[0] = 99  // header size: neither 12 nor 14, behind a valid ".FIT" signature
         files.append(File(name: "bad-header-size.fit", bytes: fit, expectation: .fails("malformed", mentioning: "FIT")))
-        var kmz = Compression.zip([("doc.kml", Array(TrackWriters.gpx11(Track(format: .gpx, name: "k", segments: [TrackSegment(fixes: fixes(200))])).utf8))])
+        var kmz = Compression.zip([
+            ("doc.kml", Array(TrackWriters.gpx11(Track(format: .gpx, name: "k", segments: [TrackSegment(fixes: fixes(200))])).utf8))
+        ])
         for k in 60..<90 { kmz[k] ^= 0x5A }  // inside the deflate data of the only entry
         files.append(File(name: "corrupt-entry.kmz", bytes: kmz, expectation: .fails("malformed", mentioning: "byte")))
-        files.append(File(
-            name: "points-only.geojson",
-            bytes: Array("{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiPoint\",\"coordinates\":[[8.1,47.1],[8.2,47.2],[8.3,47.15]]}}]}".utf8),
-            expectation: .renders))
+        files.append(
+            File(
+                name: "points-only.geojson",
+                bytes: Array(
+                    "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiPoint\",\"coordinates\":[[8.1,47.1],[8.2,47.2],[8.3,47.15]]}}]}"
+                        .utf8),
+                expectation: .renders))
         let depth = full ? 100_000 : 5_000
-        files.append(File(
-            name: "deep-nesting.gpx", bytes: Array(("<gpx>" + String(repeating: "<a>", count: depth)).utf8),
-            expectation: .fails("limitExceeded", mentioning: "nest")))
-        files.append(File(
-            name: "nan-coordinates.gpx", bytes: gpx(name: "t", points: [("NaN", "8.1", nil), ("inf", "8.2", nil), ("47.1", "-inf", nil)]),
-            expectation: .fails("noValidFixes", mentioning: "no valid fixes")))
+        files.append(
+            File(
+                name: "deep-nesting.gpx", bytes: Array(("<gpx>" + String(repeating: "<a>", count: depth)).utf8),
+                expectation: .fails("limitExceeded", mentioning: "nest")))
+        files.append(
+            File(
+                name: "nan-coordinates.gpx", bytes: gpx(name: "t", points: [("NaN", "8.1", nil), ("inf", "8.2", nil), ("47.1", "-inf", nil)]),
+                expectation: .fails("noValidFixes", mentioning: "no valid fixes")))
         return files
     }
 

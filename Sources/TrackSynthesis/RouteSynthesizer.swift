@@ -79,12 +79,15 @@ public enum RouteSynthesizer {
             let jitterNorth = errorNorth + 0.3 * random.gaussian(), jitterEast = errorEast + 0.3 * random.gaussian()
             var lon = longitude + jitterEast / (metersPerDegreeLatitude * cos(latitude * Double.pi / 180))
             if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-            let elevation = recipe.baseElevation.isNaN ? Double.nan :
-                recipe.baseElevation + recipe.hillAmplitude * (sin(travelled / 1900 + hillPhase) + 0.4 * sin(travelled / 530 + 2 * hillPhase))
-                + random.gaussian() * 0.8
-            fixes.append(Fix(
-                latitudeDegrees: latitude + jitterNorth / metersPerDegreeLatitude, longitudeDegrees: lon,
-                elevationMeters: elevation, timeSeconds: recipe.startTime + Double(index) * recipe.intervalSeconds))
+            let elevation =
+                recipe.baseElevation.isNaN
+                ? Double.nan
+                : recipe.baseElevation + recipe.hillAmplitude * (sin(travelled / 1900 + hillPhase) + 0.4 * sin(travelled / 530 + 2 * hillPhase))
+                    + random.gaussian() * 0.8
+            fixes.append(
+                Fix(
+                    latitudeDegrees: latitude + jitterNorth / metersPerDegreeLatitude, longitudeDegrees: lon,
+                    elevationMeters: elevation, timeSeconds: recipe.startTime + Double(index) * recipe.intervalSeconds))
             // Advance.
             heading += random.gaussian() * recipe.headingJitterDegrees * Double.pi / 180
             if recipe.cornerProbability > 0, random.uniform() < recipe.cornerProbability {

@@ -58,15 +58,18 @@ public enum SampleCatalog {
         ferry.gpsNoiseMeters = 5
         files.append(gpx("antimeridian-fiji-ferry.gpx", "Ferry across the 180th meridian", [ferry], seed: 5))
 
-        files.append(File(name: "single-fix.gpx", contents: """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="TrackSnap sample generator" xmlns="http://www.topografix.com/GPX/1/1">
-             <trk><name>Summit photo stop</name><trkseg>
-              <trkpt lat="45.8326" lon="6.8652"><ele>4805.6</ele><time>2024-07-14T09:41:07Z</time></trkpt>
-             </trkseg></trk>
-            </gpx>
+        files.append(
+            File(
+                name: "single-fix.gpx",
+                contents: """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <gpx version="1.1" creator="TrackSnap sample generator" xmlns="http://www.topografix.com/GPX/1/1">
+                     <trk><name>Summit photo stop</name><trkseg>
+                      <trkpt lat="45.8326" lon="6.8652"><ele>4805.6</ele><time>2024-07-14T09:41:07Z</time></trkpt>
+                     </trkseg></trk>
+                    </gpx>
 
-            """))
+                    """))
 
         var walk = RouteRecipe(
             startLatitude: 59.3326, startLongitude: 18.0649, startTime: baseTime + 86_400 * 12, fixCount: 1_400,
@@ -84,9 +87,12 @@ public enum SampleCatalog {
             speedMetersPerSecond: 4.5, headingDegrees: 10, headingJitterDegrees: 4, baseElevation: .nan, hillAmplitude: 0)
         bare.cornerProbability = 0.01
         let bareFixes = RouteSynthesizer.fixes(bare, seed: 8)
-        files.append(File(name: "harbour-bare-latlon.csv", contents: bareFixes.map {
-            "\(TrackWriters.decimal($0.latitudeDegrees, places: 6)),\(TrackWriters.decimal($0.longitudeDegrees, places: 6))"
-        }.joined(separator: "\n") + "\n"))
+        files.append(
+            File(
+                name: "harbour-bare-latlon.csv",
+                contents: bareFixes.map {
+                    "\(TrackWriters.decimal($0.latitudeDegrees, places: 6)),\(TrackWriters.decimal($0.longitudeDegrees, places: 6))"
+                }.joined(separator: "\n") + "\n"))
         return files
     }
 
@@ -98,7 +104,8 @@ public enum SampleCatalog {
             hillAmplitude: 15)
         recipe.cornerProbability = 0.002
         recipe.returnsToStart = true
-        let track = Track(format: .gpx, name: "Benchmark run (\(fixCount) fixes)", segments: [TrackSegment(fixes: RouteSynthesizer.fixes(recipe, seed: seed))])
+        let track = Track(
+            format: .gpx, name: "Benchmark run (\(fixCount) fixes)", segments: [TrackSegment(fixes: RouteSynthesizer.fixes(recipe, seed: seed))])
         return TrackWriters.gpx11(track, heartRate: false)
     }
 
@@ -120,14 +127,15 @@ public enum SampleCatalog {
         let points = RouteSynthesizer.fixes(recipe, seed: 9).map {
             "  <g:rtept lon='\(TrackWriters.decimal($0.longitudeDegrees, places: 6))' lat='\(TrackWriters.decimal($0.latitudeDegrees, places: 6))'/>"
         }
-        let lines = [
-            "\u{FEFF}<?xml version='1.0' encoding='UTF-8' standalone='yes'?>",
-            "<!-- planned in an editor; <trkpt lat=\"0\" lon=\"0\"/> in a comment is not a point -->",
-            "<g:gpx xmlns:g='http://www.topografix.com/GPX/1/0' version='1.0' creator='TrackSnap sample generator'>",
-            " <g:name>Central Park &amp; Midtown</g:name>",
-            " <g:rte>",
-            "  <g:name><![CDATA[Park loop <planned>]]> &#8211; Sunday</g:name>",
-        ] + points + [" </g:rte>", "</g:gpx>", ""]
+        let lines =
+            [
+                "\u{FEFF}<?xml version='1.0' encoding='UTF-8' standalone='yes'?>",
+                "<!-- planned in an editor; <trkpt lat=\"0\" lon=\"0\"/> in a comment is not a point -->",
+                "<g:gpx xmlns:g='http://www.topografix.com/GPX/1/0' version='1.0' creator='TrackSnap sample generator'>",
+                " <g:name>Central Park &amp; Midtown</g:name>",
+                " <g:rte>",
+                "  <g:name><![CDATA[Park loop <planned>]]> &#8211; Sunday</g:name>",
+            ] + points + [" </g:rte>", "</g:gpx>", ""]
         return lines.joined(separator: "\r\n")
     }
 

@@ -34,7 +34,8 @@ public enum TileSetMaker {
 
     /// One tile encoded: PNG, or JPEG at quality 85 when `jpeg`.
     public static func encodedTile(_ coordinate: TileCoordinate, kind: Kind, jpeg: Bool = false) throws -> [UInt8] {
-        let pixels = kind == .map
+        let pixels =
+            kind == .map
             ? SyntheticTiles.map(z: coordinate.z, x: coordinate.x, y: coordinate.y)
             : SyntheticTiles.positionField(z: coordinate.z, x: coordinate.x, y: coordinate.y)
         if jpeg {

@@ -39,7 +39,8 @@ public enum TrackWriters {
     public static func csv(_ track: Track) -> String {
         var out = "time,latitude,longitude,elevation\n"
         for fix in track.segments.flatMap(\.fixes) {
-            out += "\(fix.hasTime ? isoTime(fix.timeSeconds) : ""),\(decimal(fix.latitudeDegrees, places: 7)),\(decimal(fix.longitudeDegrees, places: 7)),\(fix.hasElevation ? decimal(fix.elevationMeters, places: 1) : "")\n"
+            out +=
+                "\(fix.hasTime ? isoTime(fix.timeSeconds) : ""),\(decimal(fix.latitudeDegrees, places: 7)),\(decimal(fix.longitudeDegrees, places: 7)),\(fix.hasElevation ? decimal(fix.elevationMeters, places: 1) : "")\n"
         }
         return out
     }

@@ -64,7 +64,9 @@ enum BasemapBenchmark {
         var large = opener
         large.memoryCacheBytes = 512 << 20
         let largeTiles = try large.open(basemap)
-        let largeTimes = try tracks.map { track in try time { _ = try SnapshotRenderer.render(track: track, images: mapped, scratch: scratch, tiles: largeTiles) } }
+        let largeTimes = try tracks.map { track in
+            try time { _ = try SnapshotRenderer.render(track: track, images: mapped, scratch: scratch, tiles: largeTiles) }
+        }
         var decodedCold = 0
         let coldTimes = try tracks.map { track in
             let tiles = try opener.open(basemap)
@@ -76,17 +78,31 @@ enum BasemapBenchmark {
         let source = try MBTilesSource(path: mbtiles)
         let sample = Array(TileSetMaker.coordinates(boundsLonLat: bounds, zoom: 15).prefix(300))
         var encoded: [[UInt8]] = []
-        let readTime = try time { for coordinate in sample { if let bytes = try source.tileBytes(coordinate, limit: 4 << 20) { encoded.append(bytes) } } }
+        let readTime = try time {
+            for coordinate in sample { if let bytes = try source.tileBytes(coordinate, limit: 4 << 20) { encoded.append(bytes) } }
+        }
         let decodeTime = try time { for bytes in encoded { _ = TileDecoder.decode(bytes) } }
         let gridMedian = Benchmark.median(gridTimes), warmMedian = Benchmark.median(warmTimes), coldMedian = Benchmark.median(coldTimes)
         print("  grid:               \(format(gridMedian * 1000, 2)) ms a track (median), \(format(gridTimes.reduce(0, +), 2)) s in all")
-        print("  MBTiles, warm:      \(format(warmMedian * 1000, 2)) ms a track, \(format(warmTimes.reduce(0, +), 2)) s in all → \(format(warmMedian / gridMedian, 2))x the grid (goal ≤ 2x)")
+        print(
+            "  MBTiles, warm:      \(format(warmMedian * 1000, 2)) ms a track, \(format(warmTimes.reduce(0, +), 2)) s in all → \(format(warmMedian / gridMedian, 2))x the grid (goal ≤ 2x)"
+        )
         let largeMedian = Benchmark.median(largeTimes)
-        print("  MBTiles, warm, 512 MiB tile cache: \(format(largeMedian * 1000, 2)) ms a track → \(format(largeMedian / gridMedian, 2))x the grid; \(largeTiles.cache.misses / trackCount) tiles decoded a track, \(largeTiles.cache.hits / trackCount) from the cache")
-        print("  MBTiles, cold:      \(format(coldMedian * 1000, 2)) ms a track, \(format(coldTimes.reduce(0, +), 2)) s in all → \(format(coldMedian / gridMedian, 2))x the grid; \(decodedCold / trackCount) tiles read and decoded a track")
-        print("  warm, where the time goes (means a track): drawing \(format(rasterSeconds / Double(trackCount) * 1000, 1)) ms (tiles read, decoded, resampled; grid, route), PNG encoding \(format(encodeSeconds / Double(trackCount) * 1000, 1)) ms")
-        print("  one tile (zoom 15, \(encoded.reduce(0) { $0 + $1.count } / max(1, encoded.count) / 1024) KB PNG): read from SQLite \(format(readTime / Double(max(1, encoded.count)) * 1e6, 0)) µs, decoded \(format(decodeTime / Double(max(1, encoded.count)) * 1e6, 0)) µs")
-        print("  warm tile cache: \(warmTiles.cache.heldBytes >> 20) MiB held of \(warmTiles.cache.capacityBytes >> 20) MiB, \(warmTiles.cache.hits) hits, \(warmTiles.cache.misses) tiles decoded; \(drawn / trackCount) tiles drawn a track, \(failed) failed; \(bytes / trackCount / 1024) KB of PNG a track")
+        print(
+            "  MBTiles, warm, 512 MiB tile cache: \(format(largeMedian * 1000, 2)) ms a track → \(format(largeMedian / gridMedian, 2))x the grid; \(largeTiles.cache.misses / trackCount) tiles decoded a track, \(largeTiles.cache.hits / trackCount) from the cache"
+        )
+        print(
+            "  MBTiles, cold:      \(format(coldMedian * 1000, 2)) ms a track, \(format(coldTimes.reduce(0, +), 2)) s in all → \(format(coldMedian / gridMedian, 2))x the grid; \(decodedCold / trackCount) tiles read and decoded a track"
+        )
+        print(
+            "  warm, where the time goes (means a track): drawing \(format(rasterSeconds / Double(trackCount) * 1000, 1)) ms (tiles read, decoded, resampled; grid, route), PNG encoding \(format(encodeSeconds / Double(trackCount) * 1000, 1)) ms"
+        )
+        print(
+            "  one tile (zoom 15, \(encoded.reduce(0) { $0 + $1.count } / max(1, encoded.count) / 1024) KB PNG): read from SQLite \(format(readTime / Double(max(1, encoded.count)) * 1e6, 0)) µs, decoded \(format(decodeTime / Double(max(1, encoded.count)) * 1e6, 0)) µs"
+        )
+        print(
+            "  warm tile cache: \(warmTiles.cache.heldBytes >> 20) MiB held of \(warmTiles.cache.capacityBytes >> 20) MiB, \(warmTiles.cache.hits) hits, \(warmTiles.cache.misses) tiles decoded; \(drawn / trackCount) tiles drawn a track, \(failed) failed; \(bytes / trackCount / 1024) KB of PNG a track"
+        )
     }
 
     /// A wandering route of 5–30 km starting within 0.1° of the region's centre.

@@ -46,18 +46,26 @@ enum Benchmark {
 
         let mixed = try measureMixed(samples, rounds: max(3, runs / 6), work: work)
         print("\nsample archive (\(samples.count) mixed tracks, sequential, in-process): \(format(mixed, 1)) tracks/s")
-        print("18,000-fix GPX: \(format(1 / smallResult.median(\.total), 1)) tracks/s (\(format(1 / (smallResult.median(\.total) - smallResult.median(\.write)), 1)) without fsync)")
+        print(
+            "18,000-fix GPX: \(format(1 / smallResult.median(\.total), 1)) tracks/s (\(format(1 / (smallResult.median(\.total) - smallResult.median(\.write)), 1)) without fsync)"
+        )
 
         let peak = try peakMemoryOfRender(large, work: work)
-        print("\n1,000,000-fix GPX as its own process (tracksnap render): \(format(peak.seconds * 1000, 0)) ms wall, peak RSS \(format(peak.megabytes, 1)) MB")
+        print(
+            "\n1,000,000-fix GPX as its own process (tracksnap render): \(format(peak.seconds * 1000, 0)) ms wall, peak RSS \(format(peak.megabytes, 1)) MB"
+        )
 
         try comparePNGSettings(small)
 
         if let mapnikSmall = Benchmark.mapnik([small], runs: 11), let mapnikLarge = Benchmark.mapnik([large], runs: 1) {
             print("\nMapnik \(mapnikVersion()) (python3-mapnik, OGR GPX datasource → render → PNG in memory), same files, same size:")
             let ours = smallResult.median(\.total) * 1000, oursLarge = largeResult.median(\.total) * 1000
-            print("  18,000-fix GPX:    Mapnik \(format(mapnikSmall[0], 1)) ms vs TrackSnap \(format(ours, 2)) ms → \(format(mapnikSmall[0] / ours, 1))x faster")
-            print("  1,000,000-fix GPX: Mapnik \(format(mapnikLarge[0], 0)) ms vs TrackSnap \(format(oursLarge, 0)) ms → \(format(mapnikLarge[0] / oursLarge, 1))x faster")
+            print(
+                "  18,000-fix GPX:    Mapnik \(format(mapnikSmall[0], 1)) ms vs TrackSnap \(format(ours, 2)) ms → \(format(mapnikSmall[0] / ours, 1))x faster"
+            )
+            print(
+                "  1,000,000-fix GPX: Mapnik \(format(mapnikLarge[0], 0)) ms vs TrackSnap \(format(oursLarge, 0)) ms → \(format(mapnikLarge[0] / oursLarge, 1))x faster"
+            )
         } else {
             print("\nMapnik: not available (install python3-mapnik); no ratio printed")
         }

@@ -6,19 +6,26 @@ enum DevHelp {
         ("corpus", "corpus DIR", "write the conformance corpus as DIR/<reader>/<file> (the fuzz seeds)"),
         ("hostile", "hostile DIR [--full | --seeds]", "write the hostile inputs of the memory-ceiling tests (--full: the sizes that found the bugs)"),
         ("archive", "archive DIR COUNT", "write COUNT generated tracks of 300-18,000 fixes (the benchmark's and the Slurm check's archive)"),
-        ("tiles", "tiles OUT --bounds W,S,E,N --zooms A-B [--kind map|position] [--jpeg] [--folder]",
-         """
-         write a generated tile set: an MBTiles file, or a {z}/{x}/{y}.png folder with --folder.
-                   --bounds    the area in degrees: west,south,east,north (e.g. 8.45,47.33,8.62,47.43)
-                   --zooms     the zoom levels, A-B with A <= B <= 18 (the tile count grows 4x a level)
-                   --kind      map: a made-up map with streets (default); position: pixels that encode
-                               their own Web-Mercator position (the alignment tests)
-                   --jpeg      JPEG tiles instead of PNG (MBTiles only)
-         """),
+        (
+            "tiles", "tiles OUT --bounds W,S,E,N --zooms A-B [--kind map|position] [--jpeg] [--folder]",
+            """
+            write a generated tile set: an MBTiles file, or a {z}/{x}/{y}.png folder with --folder.
+                      --bounds    the area in degrees: west,south,east,north (e.g. 8.45,47.33,8.62,47.43)
+                      --zooms     the zoom levels, A-B with A <= B <= 18 (the tile count grows 4x a level)
+                      --kind      map: a made-up map with streets (default); position: pixels that encode
+                                  their own Web-Mercator position (the alignment tests)
+                      --jpeg      JPEG tiles instead of PNG (MBTiles only)
+            """
+        ),
         ("decode", "decode FILE", "map and decode one track file; prints its fix and segment count"),
-        ("repeat", "repeat FILE WIDTH SCALE COUNT", "render FILE COUNT times at WIDTH points (4:3) and SCALE, for profilers (WIDTH 0: the four default images)"),
-        ("bench", "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]",
-         "the render and batch benchmarks (make bench; release build)"),
+        (
+            "repeat", "repeat FILE WIDTH SCALE COUNT",
+            "render FILE COUNT times at WIDTH points (4:3) and SCALE, for profilers (WIDTH 0: the four default images)"
+        ),
+        (
+            "bench", "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]",
+            "the render and batch benchmarks (make bench; release build)"
+        ),
     ]
 
     /// The whole help page.

@@ -40,9 +40,13 @@ enum ListingBenchmark {
             let addedPages = report.pagesWritten, addedBytes = report.bytesWritten
             try FileStore.remove(store.stateDirectory + "/listing")
             forced.append(try timed { report = try builder.refresh() })
-            print("  run: unchanged \(format(unchanged.last!, 3)) s; one new track \(format(added.last!, 3)) s (\(addedPages) files, \(addedBytes / 1000) KB); forced \(format(forced.last!, 3)) s")
+            print(
+                "  run: unchanged \(format(unchanged.last!, 3)) s; one new track \(format(added.last!, 3)) s (\(addedPages) files, \(addedBytes / 1000) KB); forced \(format(forced.last!, 3)) s"
+            )
         }
-        print("  median: unchanged \(format(median(unchanged), 3)) s, one new track \(format(median(added), 3)) s, forced regeneration \(format(median(forced), 3)) s (target ≤ 1 s)")
+        print(
+            "  median: unchanged \(format(median(unchanged), 3)) s, one new track \(format(median(added), 3)) s, forced regeneration \(format(median(forced), 3)) s (target ≤ 1 s)"
+        )
         let json = (try? FileStore.status(store.root + "/index.json"))??.sizeBytes ?? 0
         print("  index.json \(json / 1000) KB (its parts in index/); \(report.tracks) tracks listed")
     }
@@ -68,7 +72,8 @@ enum ListingBenchmark {
         let viewport = "[950000.5,6000000.25,960000.75,6007500.125]"
         let images = ["", "@2x", "-1280x960", "-1280x960@2x"].enumerated().map { index, suffix in
             let (width, height) = index < 2 ? (320 * (index + 1), 240 * (index + 1)) : (1280 * (index - 1), 960 * (index - 1))
-            return "{\"height\":\(height),\"path\":\"thumbs/KEY\(suffix).png\",\"role\":\"\(index < 2 ? "thumbnail" : "detail")\",\"scale\":\(index % 2 + 1),\"viewport_epsg3857\":\(viewport),\"width\":\(width)}"
+            return
+                "{\"height\":\(height),\"path\":\"thumbs/KEY\(suffix).png\",\"role\":\"\(index < 2 ? "thumbnail" : "detail")\",\"scale\":\(index % 2 + 1),\"viewport_epsg3857\":\(viewport),\"width\":\(width)}"
         }
         return """
             {"activity":"running","bbox":[8.5,47.3,8.6,47.4],"distance_m":10300.25,"duration_s":3600,"elevation_gain_m":120.5,\

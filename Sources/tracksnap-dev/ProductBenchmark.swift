@@ -74,7 +74,9 @@ enum ProductBenchmark {
         print("  18,000-fix GPX → 512x512: \(format(Benchmark.median(smallTimes) * 1000, 2)) ms (target ≤ 4 ms)")
 
         if let mapnik = mapnikSum(path, images: store.settings.images, runs: 11) {
-            print("  Mapnik, same file, the same four sizes: \(mapnik.perSize.map { format($0, 1) }.joined(separator: " + ")) = \(format(mapnik.sum, 1)) ms → TrackSnap \(format(mapnik.sum / (product * 1000), 1))x faster (target ≥ 10x)")
+            print(
+                "  Mapnik, same file, the same four sizes: \(mapnik.perSize.map { format($0, 1) }.joined(separator: " + ")) = \(format(mapnik.sum, 1)) ms → TrackSnap \(format(mapnik.sum / (product * 1000), 1))x faster (target ≥ 10x)"
+            )
         } else {
             print("  Mapnik: not available (install python3-mapnik); no ratio printed")
         }
@@ -111,7 +113,9 @@ enum ProductBenchmark {
                 if png.count > 25, png[25] == 3 { palette += 1 }
             }
         }
-        print("  bytes: 200 generated tracks, four PNGs each: \(format(Double(total) / 200 / 1024, 1)) KB per track (\(palette) of \(images) images as a palette)")
+        print(
+            "  bytes: 200 generated tracks, four PNGs each: \(format(Double(total) / 200 / 1024, 1)) KB per track (\(palette) of \(images) images as a palette)"
+        )
     }
 
     /// Wall time of `tracksnap --version`, median of 31.

@@ -14,7 +14,9 @@ enum QueueBenchmark {
         let mixed = try archive(work + "/archive-mixed-2000", count: 2000, fixes: mixedFixCount)
         try hashThroughput(work: work)
         let sizes = try FileStore.listDirectory(mixed).compactMap { try FileStore.status(mixed + "/" + $0)?.sizeBytes }
-        print("\nBatch: \(sizes.count)-track mixed archive (300–18,000 fixes, \(sizes.reduce(0, +) / 1_048_576) MB), cold `tracksnap run`, median of \(runs):")
+        print(
+            "\nBatch: \(sizes.count)-track mixed archive (300–18,000 fixes, \(sizes.reduce(0, +) / 1_048_576) MB), cold `tracksnap run`, median of \(runs):"
+        )
         var rates: [Int: Double] = [:]
         for workers in [1, 2] {
             var times: [Double] = []
@@ -24,14 +26,18 @@ enum QueueBenchmark {
                 try? FileManager.default.removeItem(atPath: root)
                 try execute(tracksnap, ["enqueue", mixed, "--jobs", root + "/Jobs", "--quiet"])
                 let cpuBefore = childrenCPUSeconds()
-                let seconds = try timed { try execute(tracksnap, ["run", "--jobs", root + "/Jobs", "--output", root + "/Output", "--workers", "\(workers)", "--quiet"]) }
+                let seconds = try timed {
+                    try execute(tracksnap, ["run", "--jobs", root + "/Jobs", "--output", root + "/Output", "--workers", "\(workers)", "--quiet"])
+                }
                 times.append(seconds)
                 coresBusy.append((childrenCPUSeconds() - cpuBefore) / seconds)
             }
             let middle = times.indices.sorted { times[$0] < times[$1] }[times.count / 2]
             let median = times[middle]
             rates[workers] = Double(sizes.count) / median
-            print("  \(workers) worker\(workers == 1 ? " " : "s"): \(format(median, 2)) s, \(format(Double(sizes.count) / median, 1)) tracks/s, \(format(coresBusy[middle], 2)) cores busy  (runs: \(times.map { format($0, 2) }.joined(separator: ", ")) s)")
+            print(
+                "  \(workers) worker\(workers == 1 ? " " : "s"): \(format(median, 2)) s, \(format(Double(sizes.count) / median, 1)) tracks/s, \(format(coresBusy[middle], 2)) cores busy  (runs: \(times.map { format($0, 2) }.joined(separator: ", ")) s)"
+            )
         }
         print("  2 workers / 1 worker: \(format(rates[2]! / rates[1]!, 2))x (target ≥ 1.8x)")
 
@@ -45,13 +51,16 @@ enum QueueBenchmark {
         }
         var warm: [Double] = []
         for _ in 0..<max(5, runs) {
-            warm.append(try timed {
-                try execute(tracksnap, ["enqueue", small, "--jobs", jobs, "--quiet"])
-                try execute(tracksnap, ["run", "--jobs", jobs, "--output", output, "--quiet"])
-            })
+            warm.append(
+                try timed {
+                    try execute(tracksnap, ["enqueue", small, "--jobs", jobs, "--quiet"])
+                    try execute(tracksnap, ["run", "--jobs", jobs, "--output", output, "--quiet"])
+                })
         }
         let median = warm.sorted()[warm.count / 2]
-        print("\nWarm nightly rerun over 10,000 unchanged tracks (`enqueue` + `run`): \(format(median, 3)) s median of \(warm.count) (target ≤ 2 s; runs: \(warm.map { format($0, 3) }.joined(separator: ", ")))")
+        print(
+            "\nWarm nightly rerun over 10,000 unchanged tracks (`enqueue` + `run`): \(format(median, 3)) s median of \(warm.count) (target ≤ 2 s; runs: \(warm.map { format($0, 3) }.joined(separator: ", ")))"
+        )
     }
 
     /// Log-uniform between 300 and 18,000 fixes: many short tracks, some long ones.
@@ -107,7 +116,9 @@ enum QueueBenchmark {
         process.arguments = arguments
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw DevToolError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw DevToolError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
     }
 
     private static func timed(_ body: () throws -> Void) throws -> Double {

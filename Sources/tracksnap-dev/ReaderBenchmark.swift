@@ -33,15 +33,20 @@ enum ReaderBenchmark {
             ("GeoJSON", "big.geojson", { Array(TrackWriters.geoJSON(track()).utf8) }),
             ("CSV", "big.csv", { Array(TrackWriters.csv(track()).utf8) }),
             ("FIT", "big.fit", { FITEncoder.encode(track()) }),
-            ("FIT, compressed timestamps", "big-compressed.fit", {
-                var options = FITEncoder.Options()
-                options.compressedTimestamps = true
-                options.chainedCompressedTimestamps = true
-                return FITEncoder.encode(track(), options: options)
-            }),
+            (
+                "FIT, compressed timestamps", "big-compressed.fit",
+                {
+                    var options = FITEncoder.Options()
+                    options.compressedTimestamps = true
+                    options.chainedCompressedTimestamps = true
+                    return FITEncoder.encode(track(), options: options)
+                }
+            ),
         ]
         print("\nReaders: one thread, file already in memory, median of \(runs) decodes; \(fixCount) fixes written in every format")
-        print(pad("format", 28) + pad("file MB", 10, left: true) + pad("ms", 10, left: true) + pad("MB/s", 10, left: true) + pad("M fixes/s", 12, left: true))
+        print(
+            pad("format", 28) + pad("file MB", 10, left: true) + pad("ms", 10, left: true) + pad("MB/s", 10, left: true)
+                + pad("M fixes/s", 12, left: true))
         for file in files {
             let path = directory + "/" + file.name
             if !FileStore.exists(path) { try FileStore.writeAtomically(file.make(), to: path) }
@@ -110,7 +115,9 @@ enum ReaderBenchmark {
         let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let fields = report.split(separator: "\n").last?.split(separator: " ") ?? []
-        guard process.terminationStatus == 0, fields.count == 2, let kilobytes = Double(fields[0]), let fixes = Int(printed.split(separator: " ").first ?? "") else {
+        guard process.terminationStatus == 0, fields.count == 2, let kilobytes = Double(fields[0]),
+            let fixes = Int(printed.split(separator: " ").first ?? "")
+        else {
             throw DevToolError("tracksnap-dev decode failed on \(path): \(printed) \(report)")
         }
         let fileMB = Double((try? FileStore.status(path))??.sizeBytes ?? 0) / 1e6

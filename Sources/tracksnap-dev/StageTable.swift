@@ -13,10 +13,12 @@ struct StageSamples {
 
 /// The per-stage table `make bench` prints.
 enum StageTable {
-    static var stages: [(String, KeyPath<StageTimings, Double>)] { [
-        ("read", \.read), ("parse", \.parse), ("clean", \.clean), ("fit", \.fit), ("simplify", \.simplify),
-        ("raster", \.raster), ("encode", \.encode), ("write", \.write), ("total", \.total),
-    ] }
+    static var stages: [(String, KeyPath<StageTimings, Double>)] {
+        [
+            ("read", \.read), ("parse", \.parse), ("clean", \.clean), ("fit", \.fit), ("simplify", \.simplify),
+            ("raster", \.raster), ("encode", \.encode), ("write", \.write), ("total", \.total),
+        ]
+    }
 
     static var header: String {
         "track".padding(toLength: 32, withPad: " ", startingAt: 0) + stages.map { $0.0.leftPadded(9) }.joined() + "   (ms)"

@@ -20,8 +20,12 @@ enum TileSetCommand {
                 let text = try value()
                 bounds = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
                 guard bounds.count == 4, bounds[0] < bounds[2], bounds[1] < bounds[3],
-                      bounds[0] >= -180, bounds[2] <= 180, bounds[1] >= -85.05, bounds[3] <= 85.05 else {
-                    throw DevHelp.usageError("tiles", "--bounds '\(text)': expected four numbers west,south,east,north in degrees, west < east, south < north, within -180...180 and -85.05...85.05")
+                    bounds[0] >= -180, bounds[2] <= 180, bounds[1] >= -85.05, bounds[3] <= 85.05
+                else {
+                    throw DevHelp.usageError(
+                        "tiles",
+                        "--bounds '\(text)': expected four numbers west,south,east,north in degrees, west < east, south < north, within -180...180 and -85.05...85.05"
+                    )
                 }
             case "--zooms":
                 let parts = try value().split(separator: "-").compactMap { Int($0) }
@@ -41,7 +45,8 @@ enum TileSetCommand {
             index += 1
         }
         guard bounds.count == 4 else { throw DevHelp.usageError("tiles", "--bounds is required") }
-        let count = folder
+        let count =
+            folder
             ? try TileSetMaker.writeFolder(output, kind: kind, boundsLonLat: bounds, zooms: zooms)
             : try TileSetMaker.writeMBTiles(output, kind: kind, boundsLonLat: bounds, zooms: zooms, jpeg: jpeg)
         print("wrote \(count) tiles to \(output)")

@@ -7,11 +7,6 @@ import FoundationEssentials
 import SnapshotRendering
 import TileSources
 
-/// The version printed by `--version` and written into render settings.
-enum TrackSnapVersion {
-    static let string = "0.1.0"
-}
-
 /// Every exit code `tracksnap` uses, and the one place that turns errors into them.
 enum ExitStatus: Int32 {
     /// Everything asked for was done.
@@ -36,11 +31,15 @@ enum ExitStatus: Int32 {
             switch error {
             case let error as UsageError: return (.usage, error.message)
             case let error as OutputFileError:
-                return (error.error.isEnvironmental ? .temporary : .cannotCreate, "cannot write \(error.path): \(error.error.reason ?? String(cString: strerror(error.error.code)))")
+                return (
+                    error.error.isEnvironmental ? .temporary : .cannotCreate,
+                    "cannot write \(error.path): \(error.error.reason ?? String(cString: strerror(error.error.code)))"
+                )
             case let error as UnreadableInputError:
                 return (error.error.isEnvironmental ? .temporary : .invalidInput, error.error.description)
             case let error as InputFileError: return (error.error.isInvalidInput ? .invalidInput : .unexpected, "\(error.path): \(error.error)")
-            case let error as FileError: return (error.isEnvironmental ? .temporary : (error.isNotFound ? .invalidInput : .unexpected), error.description)
+            case let error as FileError:
+                return (error.isEnvironmental ? .temporary : (error.isNotFound ? .invalidInput : .unexpected), error.description)
             case let error as TileProblem:
                 return error.isTemporary ? (.temporary, "--basemap: \(error)") : (.unexpected, "--basemap: \(error)")
             case let error as RunError:

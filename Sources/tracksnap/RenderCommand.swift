@@ -16,7 +16,8 @@ enum RenderCommand {
         }
         let folder = FileStore.split(request.output).directory
         guard let folderStatus = try? FileStore.statusFollowingLinks(folder), folderStatus.isDirectory else {
-            throw OutputFileError(path: request.output, error: FileError("write", request.output, code: ENOENT, reason: "the folder '\(folder)' does not exist"))
+            throw OutputFileError(
+                path: request.output, error: FileError("write", request.output, code: ENOENT, reason: "the folder '\(folder)' does not exist"))
         }
         // The output replaces its path atomically: were it the input (or a link to it), the track
         // would be gone.

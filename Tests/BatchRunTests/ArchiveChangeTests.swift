@@ -75,7 +75,8 @@ import Testing
         #expect(quarantined.count == 1 && quarantined[0].hasSuffix("planted.gpx"))
         let mode = try #require(try FileStore.status(sandbox.jobs + "/failed/" + quarantined[0])).mode & 0o777
         #expect(mode == 0o400)
-        let record = try String(contentsOfFile: sandbox.jobs + "/failed/" + sandbox.jobs(in: "failed").first { $0.hasSuffix(".error") }!, encoding: .utf8)
+        let record = try String(
+            contentsOfFile: sandbox.jobs + "/failed/" + sandbox.jobs(in: "failed").first { $0.hasSuffix(".error") }!, encoding: .utf8)
         #expect(!record.contains("root:"), "\(record)")
     }
 }
@@ -88,8 +89,10 @@ import Testing
         try sandbox.enqueueArchive()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "umask 077 && exec \"$0\" \"$@\"", RunSandbox.binary, "run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--quiet",
-            "--style", sandbox.thumbnailsOnlyStyle]
+        process.arguments = [
+            "-c", "umask 077 && exec \"$0\" \"$@\"", RunSandbox.binary, "run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--quiet",
+            "--style", sandbox.thumbnailsOnlyStyle,
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -19,7 +19,8 @@ import TrackSynthesis
         let track = try #require(sandbox.listedTracks().first)
         #expect(track["attribution"] as? String == "© Test Map data", "\(String(describing: track["attribution"]).debugDescription)")
         let record = try FileStore.listDirectory(sandbox.output + "/.tracksnap/records").filter { $0.hasSuffix(".json") }
-        let pages = ["index.html", track["page"] as! String, "index/part-1.json"].map { sandbox.output + "/" + $0 }
+        let pages =
+            ["index.html", track["page"] as! String, "index/part-1.json"].map { sandbox.output + "/" + $0 }
             + record.map { sandbox.output + "/.tracksnap/records/" + $0 }
         for path in pages {
             let text = String(decoding: try FileStore.readFile(path), as: UTF8.self)

@@ -12,7 +12,9 @@ struct BasemapRunTests {
         try sandbox.writeTracks(3)
         // The generated tracks start in Paris.
         let mbtiles = sandbox.root + "/paris.mbtiles"
-        try TileSetMaker.writeMBTiles(mbtiles, kind: .position, boundsLonLat: [2.30, 48.83, 2.40, 48.88], zooms: 13...17, attribution: "<a href=\"https://example.org\">&copy; Test Map</a>")
+        try TileSetMaker.writeMBTiles(
+            mbtiles, kind: .position, boundsLonLat: [2.30, 48.83, 2.40, 48.88], zooms: 13...17,
+            attribution: "<a href=\"https://example.org\">&copy; Test Map</a>")
         try sandbox.enqueueArchive()
         let style = ["--style", sandbox.thumbnailsOnlyStyle]
         let first = try sandbox.runQueue(style + ["--basemap", mbtiles, "--json"])
@@ -78,7 +80,11 @@ struct LockedBasemapTests {
 func holdingWriteLock(on path: String, _ body: () throws -> Void) throws {
     let locker = Process()
     locker.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    locker.arguments = ["-c", "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nc.execute('UPDATE metadata SET value=value')\nprint('locked',flush=True)\nsys.stdin.read()", path]
+    locker.arguments = [
+        "-c",
+        "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nc.execute('UPDATE metadata SET value=value')\nprint('locked',flush=True)\nsys.stdin.read()",
+        path,
+    ]
     let output = Pipe(), input = Pipe()
     locker.standardOutput = output
     locker.standardInput = input
@@ -125,10 +131,13 @@ struct IncompleteBasemapTests {
         // Published and listed all the same, with the record saying why it is incomplete.
         let listed = sandbox.listedTracks()
         #expect(listed.count == 3)
-        let records = try FileStore.listDirectory(sandbox.output + "/.tracksnap/records").filter { $0.hasSuffix(".json") && !$0.contains("incomplete") }
+        let records = try FileStore.listDirectory(sandbox.output + "/.tracksnap/records").filter {
+            $0.hasSuffix(".json") && !$0.contains("incomplete")
+        }
         #expect(records.count == 3)
         for name in records {
-            let record = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(sandbox.output + "/.tracksnap/records/" + name))) as? [String: Any]
+            let record =
+                try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(sandbox.output + "/.tracksnap/records/" + name))) as? [String: Any]
             #expect(record?["incomplete"] is String, "\(name): \(record ?? [:])")
         }
         // The human summary says so too.
@@ -144,10 +153,13 @@ struct IncompleteBasemapTests {
         }
         let repaired = try sandbox.runQueue(["--basemap", tiles, "--json"])
         // The key's first job draws it complete; the second then takes it from the cache.
-        #expect(sandbox.summary(repaired)["rendered"] as? Int == 3 && sandbox.summary(repaired)["cached"] as? Int == 1, "\(repaired.stdout) \(repaired.stderr)")
+        #expect(
+            sandbox.summary(repaired)["rendered"] as? Int == 3 && sandbox.summary(repaired)["cached"] as? Int == 1,
+            "\(repaired.stdout) \(repaired.stderr)")
         #expect(sandbox.summary(repaired)["incomplete"] as? Int == 0, "\(repaired.stdout)")
         for name in records {
-            let record = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(sandbox.output + "/.tracksnap/records/" + name))) as? [String: Any]
+            let record =
+                try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(sandbox.output + "/.tracksnap/records/" + name))) as? [String: Any]
             #expect(record?["incomplete"] == nil && (record?["basemap"] as? [String: Any])?["tiles_failed"] as? Int == 0, "\(name): \(record ?? [:])")
         }
         #expect(try FileStore.listDirectory(sandbox.output + "/.tracksnap/records").allSatisfy { !$0.contains("incomplete") })

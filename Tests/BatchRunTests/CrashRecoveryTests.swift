@@ -15,7 +15,9 @@ import TrackSynthesis
         let failed = sandbox.jobs(in: "failed")
         #expect(failed.count == 2 && failed.allSatisfy { $0.contains("poison-0.gpx") })
         let status = try sandbox.run(["status", "--jobs", sandbox.jobs, "--json"])
-        let failure = try #require((try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["failed"] as? [[String: Any]]).first
+        let failure = try #require(
+            (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["failed"] as? [[String: Any]]
+        ).first
         #expect(failure?["class"] as? String == "crash" && failure?["attempts"] as? Int == 3, "\(status.stdout)")
         #expect(sandbox.jobs(in: "running").isEmpty)
     }
@@ -25,7 +27,8 @@ import TrackSynthesis
         try sandbox.writeTracks(2)
         try sandbox.writeTracks(1, prefix: "stuck")
         try sandbox.enqueueArchive()
-        let result = try sandbox.runQueue(["--workers", "2", "--job-timeout", "1", "--attempts", "2", "--json"], environment: ["TRACKSNAP_TEST_HANG_ON": "stuck"])
+        let result = try sandbox.runQueue(
+            ["--workers", "2", "--job-timeout", "1", "--attempts", "2", "--json"], environment: ["TRACKSNAP_TEST_HANG_ON": "stuck"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(sandbox.jobs(in: "done").count == 2)
         let sidecar = try #require(sandbox.jobs(in: "failed").first { $0.hasSuffix(".error") })
@@ -42,7 +45,8 @@ import TrackSynthesis
         // thirty-kill version); the default limits apply.
         let attempts: [String] = []
         for round in 0..<6 {
-            let process = try sandbox.start(["run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--settle", "0", "--workers", "2"] + attempts)
+            let process = try sandbox.start(
+                ["run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--settle", "0", "--workers", "2"] + attempts)
             Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.6, using: &generator))
             // The whole run: the supervisor and its workers (they share the test's process group,
             // so kill each pid, supervisor first).
@@ -60,7 +64,9 @@ import TrackSynthesis
         #expect(sandbox.visibleOutputProblems() == [])
         #expect(sandbox.listedTracks().count == 60)
         // No staging file survives the final run's sweep.
-        let leftovers = FileManager.default.enumerator(atPath: sandbox.output)!.allObjects.compactMap { $0 as? String }.filter { $0.contains(".tmp~") }
+        let leftovers = FileManager.default.enumerator(atPath: sandbox.output)!.allObjects.compactMap { $0 as? String }.filter {
+            $0.contains(".tmp~")
+        }
         #expect(leftovers == [])
     }
 

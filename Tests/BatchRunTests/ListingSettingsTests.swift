@@ -35,7 +35,8 @@ import TrackSynthesis
         // As the Slurm fan-in without TRACKSNAP_ARGS does: no style, no basemap.
         let listing = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output])
         #expect(listing.status == 0, "\(listing.stderr)")
-        #expect(listing.stderr.contains("listed 3 track(s) (0 finished job(s) not rendered under these settings, 0 file(s) pruned)"), "\(listing.stderr)")
+        #expect(
+            listing.stderr.contains("listed 3 track(s) (0 finished job(s) not rendered under these settings, 0 file(s) pruned)"), "\(listing.stderr)")
         #expect(publishedFiles(sandbox) == before)
         #expect(sandbox.listedTracks().count == 3)
     }

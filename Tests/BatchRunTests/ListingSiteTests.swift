@@ -14,12 +14,14 @@ import TrackSynthesis
     private func gpx(name: String?, start: String, latitude: Double) -> String {
         var text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk>"
         if let name {
-            let escaped = name.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
+            let escaped = name.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                of: "\"", with: "&quot;")
             text += "<name>\(escaped)</name>"
         }
         text += "<trkseg>"
         for index in 0..<30 {
-            text += "<trkpt lat=\"\(latitude + Double(index) * 0.0004)\" lon=\"\(7.44 + Double(index) * 0.0005)\"><ele>\(500 + index)</ele><time>\(start):\(10 + index)Z</time></trkpt>"
+            text +=
+                "<trkpt lat=\"\(latitude + Double(index) * 0.0004)\" lon=\"\(7.44 + Double(index) * 0.0005)\"><ele>\(500 + index)</ele><time>\(start):\(10 + index)Z</time></trkpt>"
         }
         return text + "</trkseg></trk></gpx>"
     }
@@ -62,16 +64,24 @@ import TrackSynthesis
 
     @Test func hostileNamesStayTextAndEveryLinkStaysInsideOutput() throws {
         let sandbox = try buildSite(pageSize: 2)
-        let pages = try FileStore.listDirectory(sandbox.output).filter { $0.hasSuffix(".html") }.map { $0 }
+        let pages =
+            try FileStore.listDirectory(sandbox.output).filter { $0.hasSuffix(".html") }.map { $0 }
             + (try FileStore.listDirectory(sandbox.output + "/tracks")).map { "tracks/" + $0 }
-        #expect(pages.contains("index.html") && pages.contains("page-3.html") && !pages.contains("page-4.html") && pages.filter { $0.hasPrefix("tracks/") }.count == 5)
+        #expect(
+            pages.contains("index.html") && pages.contains("page-3.html") && !pages.contains("page-4.html")
+                && pages.filter { $0.hasPrefix("tracks/") }.count == 5)
         var sawEscapedNames = Set<String>()
         for page in pages {
             let html = String(decoding: try FileStore.readFile(sandbox.output + "/" + page), as: UTF8.self)
             // Inert: no script element, no injected element or handler, in any page.
             #expect(!html.lowercased().contains("<script"), "\(page)")
             #expect(!html.contains("<img src=x") && !html.contains("alert(1)>") && !html.contains("alert(2)>"), "\(page)")
-            for name in Self.hostileNames where html.contains(name.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")) {
+            for name in Self.hostileNames
+            where html.contains(
+                name.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                    of: ">", with: "&gt;"
+                ).replacingOccurrences(of: "\"", with: "&quot;"))
+            {
                 sawEscapedNames.insert(name)
             }
             let directory = page.contains("/") ? sandbox.output + "/tracks" : sandbox.output
@@ -90,17 +100,24 @@ import TrackSynthesis
     @Test func indexPagesAreNewestFirstWithMonthsAndThePagerAndJSONMatchesTheCards() throws {
         let sandbox = try buildSite(pageSize: 2)
         let tracks = sandbox.listedTracks()
-        #expect(tracks.map { $0["name"] as? String } == ["Newest", Self.hostileNames[0], Self.hostileNames[1], Self.hostileNames[2], "\"><img src=x onerror=alert(2)>"])
+        #expect(
+            tracks.map { $0["name"] as? String } == [
+                "Newest", Self.hostileNames[0], Self.hostileNames[1], Self.hostileNames[2], "\"><img src=x onerror=alert(2)>",
+            ])
         let bytes = try FileStore.readFile(sandbox.output + "/index.json")
         let document = try JSONDecoder().decode(ListingDocument.self, from: Data(bytes))
         // Schema 3: parts newest first, numbered like the pages from the oldest (2 + 2 + 1).
         #expect(document.version == 3 && document.pageSize == 2 && document.tracks == 5)
-        #expect(document.parts.map(\.path) == ["index/part-3.json", "index/part-2.json", "index/part-1.json"] && document.parts.map(\.tracks) == [1, 2, 2])
+        #expect(
+            document.parts.map(\.path) == ["index/part-3.json", "index/part-2.json", "index/part-1.json"]
+                && document.parts.map(\.tracks) == [1, 2, 2])
         let newestPart = try JSONDecoder().decode(ListingPart.self, from: Data(try FileStore.readFile(sandbox.output + "/index/part-3.json")))
         let first = try #require(newestPart.tracks.first)
         #expect(first.images.map(\.role) == ["thumbnail", "thumbnail", "detail", "detail"])
         #expect(first.images.allSatisfy { $0.viewportEpsg3857.count == 4 && FileStore.exists(sandbox.output + "/" + $0.path) })
-        #expect(first.bbox.count == 4 && first.bbox[0] < first.bbox[2] && first.stats.movingTimeS != nil && first.utcOffsetS == 3600 && first.timeZone == "Europe/Zurich")
+        #expect(
+            first.bbox.count == 4 && first.bbox[0] < first.bbox[2] && first.stats.movingTimeS != nil && first.utcOffsetS == 3600
+                && first.timeZone == "Europe/Zurich")
         #expect(FileStore.exists(sandbox.output + "/" + first.page))
 
         let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
@@ -109,11 +126,16 @@ import TrackSynthesis
         #expect(index.contains("id=\"m-2025-01\">January 2025</h2>") && index.contains("href=\"page-2.html#m-2024-05\">May</a>"))
         #expect(index.contains("href=\"page-1.html#m-2024-03\">Mar</a>"))
         // The track of 2023-12-31 23:00 UTC started at midnight in Bern: filed under January 2024.
-        #expect(index.contains("href=\"page-1.html#m-2024-01\">Jan</a>") && !index.contains("m-2023-12") && index.contains("rel=\"next\" href=\"page-2.html\""))
+        #expect(
+            index.contains("href=\"page-1.html#m-2024-01\">Jan</a>") && !index.contains("m-2023-12")
+                && index.contains("rel=\"next\" href=\"page-2.html\""))
         #expect(index.contains("loading=\"lazy\"") && index.contains("width=\"320\" height=\"240\"") && index.contains("@2x.png 2x"))
         // Local time of the zone the start lies in (Bern: Europe/Zurich, UTC+1 in January), not
         // of the 15° longitude band (7.44° E would be UTC+0).
-        #expect(index.contains("<time datetime=\"2025-01-15T07:30:10+01:00\">Wed 15 Jan 2025, 07:30</time> <span class=\"zone\" title=\"Europe/Zurich\">UTC+1</span>"), "\(index)")
+        #expect(
+            index.contains(
+                "<time datetime=\"2025-01-15T07:30:10+01:00\">Wed 15 Jan 2025, 07:30</time> <span class=\"zone\" title=\"Europe/Zurich\">UTC+1</span>"
+            ), "\(index)")
         let page1 = String(decoding: try FileStore.readFile(sandbox.output + "/page-1.html"), as: UTF8.self)
         #expect(page1.contains("rel=\"prev\" href=\"page-2.html\"") && !page1.contains("rel=\"next\""))
         let page3 = String(decoding: try FileStore.readFile(sandbox.output + "/page-3.html"), as: UTF8.self)
@@ -138,19 +160,26 @@ import TrackSynthesis
         try FileStore.writeAtomically(try FileStore.readFile(fixture), to: run)
         sandbox.age(run, seconds: 3600)
         var atSea = "<gpx><trk><trkseg>"
-        for index in 0..<20 { atSea += "<trkpt lat=\"40\" lon=\"\(-30 + Double(index) * 0.01)\"><time>2024-06-01T12:\(10 + index):00Z</time></trkpt>" }
+        for index in 0..<20 {
+            atSea += "<trkpt lat=\"40\" lon=\"\(-30 + Double(index) * 0.01)\"><time>2024-06-01T12:\(10 + index):00Z</time></trkpt>"
+        }
         let sea = sandbox.archive + "/crossing.gpx"
         try FileStore.writeAtomically(Array((atSea + "</trkseg></trk></gpx>").utf8), to: sea)
         sandbox.age(sea, seconds: 3600)
         // The offset written in the file wins over the nautical estimate.
         let shipClock = sandbox.archive + "/ship-clock.gpx"
-        try FileStore.writeAtomically(try FileStore.readFile(fixture.replacingOccurrences(of: "gpx-trk-type-running-bern-summer", with: "gpx-times-with-local-offset-at-sea")), to: shipClock)
+        try FileStore.writeAtomically(
+            try FileStore.readFile(fixture.replacingOccurrences(of: "gpx-trk-type-running-bern-summer", with: "gpx-times-with-local-offset-at-sea")),
+            to: shipClock)
         sandbox.age(shipClock, seconds: 3600)
         try sandbox.enqueueArchive()
         let result = try sandbox.runQueue()
         #expect(result.status == 0, "\(result.stderr)")
         let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
-        #expect(index.contains("<time datetime=\"2024-06-15T08:30:00+02:00\">Sat 15 Jun 2024, 08:30</time> <span class=\"zone\" title=\"Europe/Zurich\">UTC+2</span>"), "\(index)")
+        #expect(
+            index.contains(
+                "<time datetime=\"2024-06-15T08:30:00+02:00\">Sat 15 Jun 2024, 08:30</time> <span class=\"zone\" title=\"Europe/Zurich\">UTC+2</span>"
+            ), "\(index)")
         #expect(index.contains("<span>5:00 /km</span>") && !index.contains("12.0 km/h"), "\(index)")
         #expect(index.contains("Sat 1 Jun 2024, 10:10</time> <span class=\"zone\">UTC−2 (nautical estimate)</span>"), "\(index)")
         let tracks = sandbox.listedTracks()
@@ -168,9 +197,10 @@ import TrackSynthesis
 
     @Test func aNewTrackRewritesOnlyTheNewestPagesAndALateOldUploadLandsInTimeOrder() throws {
         let sandbox = try buildSite(pageSize: 2)
-        let before = try Dictionary(uniqueKeysWithValues: ["page-1.html", "page-2.html", "index/part-1.json"].map {
-            ($0, try FileStore.readFile(sandbox.output + "/" + $0))
-        })
+        let before = try Dictionary(
+            uniqueKeysWithValues: ["page-1.html", "page-2.html", "index/part-1.json"].map {
+                ($0, try FileStore.readFile(sandbox.output + "/" + $0))
+            })
         // A newer track: page-3 fills up (2 tracks); pages 1 and 2 and their parts are untouched.
         let newer = sandbox.archive + "/newer.gpx"
         try FileStore.writeAtomically(Array(gpx(name: "Newer", start: "2025-02-01T08:00", latitude: 47.3).utf8), to: newer)
@@ -200,7 +230,9 @@ import TrackSynthesis
         #expect(try FileStore.status(sandbox.output + "/index.html")?.modificationNanoseconds == before)
         // Two tracks leave the archive's done/ (as when a user deletes them): their pages go.
         let done = sandbox.jobs(in: "done")
-        let removedIds = sandbox.listedTracks().filter { ($0["jobs"] as? [String] ?? []).contains { done.prefix(2).contains($0) } }.compactMap { $0["id"] as? String }
+        let removedIds = sandbox.listedTracks().filter { ($0["jobs"] as? [String] ?? []).contains { done.prefix(2).contains($0) } }.compactMap {
+            $0["id"] as? String
+        }
         for job in done.prefix(2) { try FileStore.remove(sandbox.jobs + "/done/" + job) }
         let listing = try sandbox.run(["listing"] + configuration)
         #expect(listing.status == 0, "\(listing.stderr)")

@@ -93,7 +93,8 @@ import TrackSynthesis
     private func startWithSignalsUnblocked(_ sandbox: RunSandbox, _ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        let script = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+        let script =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
             + "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
         process.arguments = ["-c", script, RunSandbox.binary] + arguments
         process.standardOutput = Pipe()
@@ -156,7 +157,8 @@ import TrackSynthesis
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileStore.readFile(sandbox.jobs + "/done/" + job) == Array(edited.utf8))
         #expect(!result.stderr.contains("lost their images or record"), "\(result.stderr)")
-        #expect(result.stderr.contains("changed since it was rendered") || result.stderr.contains("changed since they were rendered"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("changed since it was rendered") || result.stderr.contains("changed since they were rendered"), "\(result.stderr)")
     }
 
     /// Issue 26, last paragraph: a deleted archive file's track stays by default; `enqueue

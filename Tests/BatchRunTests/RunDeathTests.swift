@@ -11,7 +11,9 @@ import Testing
         let pid = process.processIdentifier
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         let workers = threads.flatMap { thread in
-            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+                Int32($0)
+            }
         }
         kill(process.processIdentifier, SIGKILL)
         workers.forEach { kill($0, SIGKILL) }
@@ -37,7 +39,8 @@ import Testing
         #expect(final.status == 0, "\(final.stderr)")
         #expect(sandbox.jobs(in: "done").count == 240, "\(sandbox.jobs(in: "failed"))")
         #expect(sandbox.jobs(in: "failed").filter { !$0.hasSuffix(".error") }.map { $0.hasSuffix("broken.gpx") } == [true])
-        let record = try String(contentsOfFile: sandbox.jobs + "/failed/" + sandbox.jobs(in: "failed").first { $0.hasSuffix(".error") }!, encoding: .utf8)
+        let record = try String(
+            contentsOfFile: sandbox.jobs + "/failed/" + sandbox.jobs(in: "failed").first { $0.hasSuffix(".error") }!, encoding: .utf8)
         #expect(record.contains("\"class\":\"invalid-input\""), "\(record)")
         #expect(sandbox.jobs(in: "running").isEmpty && sandbox.jobs(in: "new").isEmpty)
         #expect(sandbox.places().values.allSatisfy { $0.count == 1 })

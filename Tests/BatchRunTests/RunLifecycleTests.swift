@@ -101,10 +101,13 @@ private func fixture(_ name: String) -> String {
         let sandbox = try RunSandbox()
         try FileStore.createDirectories([sandbox.jobs + "/new"])
         var bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n<!ENTITY lol \"lol\">\n"
-        for level in 1...9 { bomb += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "\">\n" }
+        for level in 1...9 {
+            bomb += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "\">\n"
+        }
         bomb += "]>\n<gpx version=\"1.1\"><trk><name>&lol9;</name><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>\n"
         try FileStore.writeAtomically(Array(bomb.utf8), to: sandbox.jobs + "/new/entity-bomb.gpx")
-        let external = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY secret SYSTEM \"file:///etc/passwd\">]>\n<gpx version=\"1.1\"><trk><name>&secret;</name><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>\n"
+        let external =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY secret SYSTEM \"file:///etc/passwd\">]>\n<gpx version=\"1.1\"><trk><name>&secret;</name><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>\n"
         try FileStore.writeAtomically(Array(external.utf8), to: sandbox.jobs + "/new/external-entity.gpx")
         // A sparse 2 GB file: refused by size before it is read.
         let huge = sandbox.jobs + "/new/two-gigabytes.gpx"
@@ -158,7 +161,10 @@ private func fixture(_ name: String) -> String {
 
     @Test func usageErrorsExitTwo() throws {
         let sandbox = try RunSandbox()
-        for arguments in [["run", "--shard", "3/3"], ["run", "--shard", "auto"], ["run", "--workers", "0"], ["run", "extra"], ["enqueue", sandbox.root + "/missing"]] {
+        for arguments in [
+            ["run", "--shard", "3/3"], ["run", "--shard", "auto"], ["run", "--workers", "0"], ["run", "extra"],
+            ["enqueue", sandbox.root + "/missing"],
+        ] {
             let result = try sandbox.run(arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }

@@ -136,7 +136,9 @@ struct RunSandbox {
         var result: [String: [String]] = [:]
         for folder in ["new", "running", "done", "failed"] {
             for name in jobs(in: folder) where !name.hasSuffix(".error") {
-                let job = folder == "running" ? String(name.split(separator: "~").dropLast(4).joined(separator: "~"))
+                let job =
+                    folder == "running"
+                    ? String(name.split(separator: "~").dropLast(4).joined(separator: "~"))
                     : folder == "new" ? String(name.split(separator: "~a").first ?? Substring(name)) : name
                 result[job, default: []].append(folder)
             }

@@ -80,7 +80,8 @@ import Testing
     @Test func aTrackWithAHugeNameIsListedUnderAShortenedName() throws {
         let sandbox = try RunSandbox()
         let name = String(repeating: "Long way round ", count: 70_000)
-        let gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><name>\(name)</name><trkseg>"
+        let gpx =
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><name>\(name)</name><trkseg>"
             + (0..<50).map { "<trkpt lat=\"47.\(1000 + $0)\" lon=\"8.\(2000 + $0 * 3)\"/>" }.joined() + "</trkseg></trk></gpx>\n"
         try FileStore.writeAtomically(Array(gpx.utf8), to: sandbox.archive + "/huge-name.gpx")
         sandbox.age(sandbox.archive + "/huge-name.gpx", seconds: 3600)

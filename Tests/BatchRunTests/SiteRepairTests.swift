@@ -24,12 +24,16 @@ import Testing
 
     @Test func aDeletedPartPageOrDetailPageAndAnEditedIndexAreWrittenAgain() throws {
         let sandbox = try pagedSite()
-        let paths = ["index/part-2.json", "page-2.html", "index.json", "index.html", "tracks/" + (sandbox.listedTracks()[0]["id"] as! String) + ".html"]
+        let paths = [
+            "index/part-2.json", "page-2.html", "index.json", "index.html", "tracks/" + (sandbox.listedTracks()[0]["id"] as! String) + ".html",
+        ]
         let published = try Dictionary(uniqueKeysWithValues: paths.map { ($0, try FileStore.readFile(sandbox.output + "/" + $0)) })
 
         try FileStore.remove(sandbox.output + "/index/part-2.json")
         let afterPart = try listing(sandbox)
-        #expect(afterPart.stderr.contains("listed 5 track(s)") && afterPart.stderr.contains("1 published file(s) were missing or changed"), "\(afterPart.stderr)")
+        #expect(
+            afterPart.stderr.contains("listed 5 track(s)") && afterPart.stderr.contains("1 published file(s) were missing or changed"),
+            "\(afterPart.stderr)")
         #expect(sandbox.listedTracks().count == 5)
 
         try FileStore.remove(sandbox.output + "/page-2.html")

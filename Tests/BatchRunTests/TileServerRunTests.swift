@@ -39,7 +39,8 @@ final class RunTileServer {
 struct TileServerRunTests {
     func records(_ sandbox: RunSandbox) -> [[String: Any]] {
         let folder = sandbox.output + "/.tracksnap/records"
-        return ((try? FileStore.listDirectory(folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasSuffix(".incomplete.json") }.compactMap { name in
+        return ((try? FileStore.listDirectory(folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasSuffix(".incomplete.json") }.compactMap {
+            name in
             (try? FileStore.readFile(folder + "/" + name)).flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
         }
     }
@@ -134,19 +135,26 @@ struct ServeScriptTests {
         }
         let banner = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         let address = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init), "\(banner)")
-        let paths = ["index.html", "index.json", ".tracksnap/records/\(record)", "%2etracksnap/records/\(record)", "thumbs/../.tracksnap/records/\(record)", ".tracksnap/"]
+        let paths = [
+            "index.html", "index.json", ".tracksnap/records/\(record)", "%2etracksnap/records/\(record)", "thumbs/../.tracksnap/records/\(record)",
+            ".tracksnap/",
+        ]
         // Python's client sends the path as written (no "../" folding), as a hostile client would.
         let answers = sandbox.root + "/statuses.txt"
         let fetch = Process()
         fetch.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        fetch.arguments = ["-c", """
-            import http.client, sys
-            with open(sys.argv[2], "w") as out:
-                for path in sys.argv[3:]:
-                    connection = http.client.HTTPConnection(sys.argv[1].split("//")[1].rstrip("/"), timeout=10)
-                    connection.request("GET", "/" + path)
-                    out.write("%d\\n" % connection.getresponse().status)
-            """, address, answers] + paths
+        fetch.arguments =
+            [
+                "-c",
+                """
+                import http.client, sys
+                with open(sys.argv[2], "w") as out:
+                    for path in sys.argv[3:]:
+                        connection = http.client.HTTPConnection(sys.argv[1].split("//")[1].rstrip("/"), timeout=10)
+                        connection.request("GET", "/" + path)
+                        out.write("%d\\n" % connection.getresponse().status)
+                """, address, answers,
+            ] + paths
         try fetch.run()
         fetch.waitUntilExit()
         let codes = String(decoding: try FileStore.readFile(answers), as: UTF8.self).split(separator: "\n").map(String.init)

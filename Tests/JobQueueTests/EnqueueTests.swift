@@ -84,10 +84,11 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         // Before: /dev/zero was copied until the disk filled, and the FIFO hung enqueue forever.
         let report = try ArchiveEnqueuer(queue: sandbox.queue).enqueue([fifo, "/dev/zero", archive])
-        #expect(report.skipped == [
-            EnqueueReport.Skip(path: fifo, reason: "not a regular file (a FIFO)"),
-            EnqueueReport.Skip(path: "/dev/zero", reason: "not a regular file (a character device)"),
-        ])
+        #expect(
+            report.skipped == [
+                EnqueueReport.Skip(path: fifo, reason: "not a regular file (a FIFO)"),
+                EnqueueReport.Skip(path: "/dev/zero", reason: "not a regular file (a character device)"),
+            ])
         #expect(report.queued == 4)
         #expect(try sandbox.names(sandbox.queue.layout.tmp) == [])
     }

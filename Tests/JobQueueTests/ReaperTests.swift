@@ -28,7 +28,8 @@ import Testing
         #expect(ready == [ReadyJob(name: "orphan.gpx", fileName: "orphan.gpx~a0r1", previousAttempts: 0, interruptions: 1)])
         guard case .claimed(let again) = try sandbox.queue.claim(ready[0]) else { Issue.record("not claimed"); return }
         #expect(again.attempt == 1 && again.interruptions == 1)
-        let dead = Claim(name: again.name, attempt: again.attempt, interruptions: again.interruptions, host: again.host, pid: try deadPid(), startTicks: 1)
+        let dead = Claim(
+            name: again.name, attempt: again.attempt, interruptions: again.interruptions, host: again.host, pid: try deadPid(), startTicks: 1)
         try FileStore.move(sandbox.queue.path(of: again), to: sandbox.queue.layout.running + "/" + dead.fileName)
         _ = try sandbox.queue.reap(leaseSeconds: 600)
         #expect(try sandbox.names(sandbox.queue.layout.new) == ["orphan.gpx~a0r2"])
@@ -42,7 +43,9 @@ import Testing
         #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined == ["oom.gpx"])
         let failure = try #require(try QueueStatus.read(sandbox.queue).failed.first)
         #expect(failure.failureClass == "crash" && failure.attempts == 1)
-        #expect(failure.message.contains("the run was killed") && failure.message.contains("died 4 times while this job was in flight"), "\(failure.message)")
+        #expect(
+            failure.message.contains("the run was killed") && failure.message.contains("died 4 times while this job was in flight"),
+            "\(failure.message)")
     }
 
     @Test func retryPutsQuarantinedJobsBackWithTheirCountsReset() throws {

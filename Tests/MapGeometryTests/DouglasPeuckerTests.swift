@@ -15,7 +15,8 @@ private func distance(_ p: PixelPoint, _ a: PixelPoint, _ b: PixelPoint) -> Doub
 /// The largest distance from any input vertex to the simplified polyline.
 private func worstError(_ input: [PixelPoint], _ output: [PixelPoint]) -> Double {
     input.map { p in
-        output.count == 1 ? distance(p, output[0], output[0])
+        output.count == 1
+            ? distance(p, output[0], output[0])
             : zip(output, output.dropFirst()).map { distance(p, $0, $1) }.min()!
     }.max()!
 }

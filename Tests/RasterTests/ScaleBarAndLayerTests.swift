@@ -12,10 +12,12 @@ import Testing
 
     @Test func theBarAndItsLabelArePaintedInTheBottomLeftCorner() {
         var canvas = Canvas(width: 200, height: 100, fill: RGBAColor(red: 255, green: 255, blue: 255))
-        let style = ScaleBarStyle(color: RGBAColor(red: 0, green: 0, blue: 0), haloColor: RGBAColor(red: 255, green: 255, blue: 255), dotPixels: 1, marginPixels: 6)
+        let style = ScaleBarStyle(
+            color: RGBAColor(red: 0, green: 0, blue: 0), haloColor: RGBAColor(red: 255, green: 255, blue: 255), dotPixels: 1, marginPixels: 6)
         #expect(ScaleBarPainter.paint(&canvas, groundMetersPerPixel: 10, style: style) == "500 m")
         // The bar: 50 px long on the row 7 px above the bottom edge.
-        #expect(canvas.color(x: 6, y: 93) == RGBAColor(red: 0, green: 0, blue: 0) && canvas.color(x: 55, y: 93) == RGBAColor(red: 0, green: 0, blue: 0))
+        #expect(
+            canvas.color(x: 6, y: 93) == RGBAColor(red: 0, green: 0, blue: 0) && canvas.color(x: 55, y: 93) == RGBAColor(red: 0, green: 0, blue: 0))
         #expect(canvas.color(x: 57, y: 93) == RGBAColor(red: 255, green: 255, blue: 255))
         // Nothing above the label or right of the bar.
         #expect((0..<200).allSatisfy { canvas.color(x: $0, y: 10) == RGBAColor(red: 255, green: 255, blue: 255) })

@@ -18,7 +18,9 @@ import MapGeometry
         var canvas = Canvas(width: 100, height: 100, fill: RGBAColor(red: 255, green: 255, blue: 255))
         var mask = CoverageMask(width: 100, height: 100)
         // A figure with the route crossing itself at (61.4, 50), and a join doubling back.
-        let route = [PixelPoint(x: 10, y: 50), PixelPoint(x: 90, y: 50), PixelPoint(x: 70, y: 80), PixelPoint(x: 50, y: 10), PixelPoint(x: 40, y: 10.5)]
+        let route = [
+            PixelPoint(x: 10, y: 50), PixelPoint(x: 90, y: 50), PixelPoint(x: 70, y: 80), PixelPoint(x: 50, y: 10), PixelPoint(x: 40, y: 10.5),
+        ]
         StrokeRasterizer.stroke([route], radiusPixels: 4, into: &mask)
         Compositor.fill(&canvas, mask: mask, color: RGBAColor(red: 0, green: 0, blue: 255, alpha: 128))
         let plain = canvas.color(x: 25, y: 50)
@@ -60,7 +62,8 @@ import MapGeometry
 
     @Test func casingIsFilledInTheSamePass() {
         var route = CoverageMask(width: 40, height: 40), casing = CoverageMask(width: 40, height: 40)
-        StrokeRasterizer.stroke([[PixelPoint(x: 5, y: 20), PixelPoint(x: 35, y: 20)]], radiusPixels: 2, into: &route, casingRadiusPixels: 4, casing: &casing)
+        StrokeRasterizer.stroke(
+            [[PixelPoint(x: 5, y: 20), PixelPoint(x: 35, y: 20)]], radiusPixels: 2, into: &route, casingRadiusPixels: 4, casing: &casing)
         let routeTotal = (0..<40).reduce(0.0) { $0 + route.coverage(x: 20, y: $1) }
         let casingTotal = (0..<40).reduce(0.0) { $0 + casing.coverage(x: 20, y: $1) }
         #expect(abs(routeTotal - 4) < 0.04 && abs(casingTotal - 8) < 0.08)
@@ -82,7 +85,8 @@ import MapGeometry
 
     @Test func strokesOutsideTheCanvasAreClipped() {
         var mask = CoverageMask(width: 10, height: 10)
-        StrokeRasterizer.stroke([[PixelPoint(x: -50, y: -50), PixelPoint(x: 60, y: 60)], [PixelPoint(x: 500, y: 500)]], radiusPixels: 2, into: &mask)
+        StrokeRasterizer.stroke(
+            [[PixelPoint(x: -50, y: -50), PixelPoint(x: 60, y: 60)], [PixelPoint(x: 500, y: 500)]], radiusPixels: 2, into: &mask)
         #expect(mask.coverage(x: 5, y: 5) == 1)
         #expect(mask.minX == 0 && mask.maxX == 9)
     }

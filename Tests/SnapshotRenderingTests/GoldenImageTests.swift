@@ -14,12 +14,13 @@ import TrackSynthesis
     private static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden")
 
-    private static let cases: [(name: String, bytes: @Sendable () throws -> [UInt8], width: Int, height: Int, scale: Double, style: SnapshotStyle)] = [
-        ("two-segments-gap", { try fixtureBytes("two-segments-gap.gpx") }, 256, 192, 1, SnapshotStyle()),
-        ("cdata-and-entities-in-name", { try fixtureBytes("cdata-and-entities-in-name.gpx") }, 128, 128, 2, SnapshotStyle()),
-        ("synthetic-run-3000", { Array(SampleCatalog.benchmarkRun(fixCount: 3_000).utf8) }, 256, 256, 2, SnapshotStyle()),
-        ("synthetic-run-3000-dark-speed-bands", { Array(SampleCatalog.benchmarkRun(fixCount: 3_000).utf8) }, 256, 256, 2, Self.darkSpeedBands),
-    ]
+    private static let cases: [(name: String, bytes: @Sendable () throws -> [UInt8], width: Int, height: Int, scale: Double, style: SnapshotStyle)] =
+        [
+            ("two-segments-gap", { try fixtureBytes("two-segments-gap.gpx") }, 256, 192, 1, SnapshotStyle()),
+            ("cdata-and-entities-in-name", { try fixtureBytes("cdata-and-entities-in-name.gpx") }, 128, 128, 2, SnapshotStyle()),
+            ("synthetic-run-3000", { Array(SampleCatalog.benchmarkRun(fixCount: 3_000).utf8) }, 256, 256, 2, SnapshotStyle()),
+            ("synthetic-run-3000-dark-speed-bands", { Array(SampleCatalog.benchmarkRun(fixCount: 3_000).utf8) }, 256, 256, 2, Self.darkSpeedBands),
+        ]
 
     private static var darkSpeedBands: SnapshotStyle {
         var style = SnapshotStyle(theme: .dark)

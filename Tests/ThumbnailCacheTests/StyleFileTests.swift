@@ -58,7 +58,9 @@ import ThumbnailCache
                        "band_colors": ["#000001","#000002","#000003","#000004","#000005","#000006","#000007","#000008"]},
              "casing": false, "grid": {"paper": "#FFFFFF", "line_width_points": 2}, "markers": false, "scale_bar": {"color": "#123456"}}
             """#, theme: .dark)
-        #expect(style.images.map(\.widthPoints) == [400, 400] && style.images.map(\.scale) == [1, 1.5] && style.images.allSatisfy { $0.role == .thumbnail })
+        #expect(
+            style.images.map(\.widthPoints) == [400, 400] && style.images.map(\.scale) == [1, 1.5]
+                && style.images.allSatisfy { $0.role == .thumbnail })
         #expect(style.options.paddingFraction == 0.05 && style.options.minimumGroundSpanMeters == 500)
         let look = style.options.style
         #expect(look.routeColor == RGBAColor(red: 255, green: 0, blue: 0, alpha: 128) && look.strokeWidthPoints == 3)
@@ -73,10 +75,17 @@ import ThumbnailCache
         #expect(error(#"{"version": 2}"#) == "style.json: version: expected 1, found 2")
         #expect(error(#"{"version": true}"#) == "style.json: version: expected 1, found true")
         #expect(error(#"{"version": 1, "rout": {}}"#).hasPrefix("style.json: rout: unknown key (expected one of basemap, casing, detail"))
-        #expect(error(##"{"version": 1, "route": {"color": "blue"}}"##) == ##"style.json: route.color: expected a colour "#RRGGBB" or "#RRGGBBAA", found "blue""##)
-        #expect(error(##"{"version": 1, "route": {"band_colors": ["#000000"]}}"##) == "style.json: route.band_colors: expected a list of 8 to 10 colours, found a list")
-        #expect(error(#"{"version": 1, "thumbnail": {"width": 8, "height": 300}}"#) == "style.json: thumbnail.width: expected a number from 16.0 to 8192.0, found 8.0")
-        #expect(error(##"{"version": 1, "grid": {"minor": 3}}"##) == ##"style.json: grid.minor: expected a colour "#RRGGBB" or "#RRGGBBAA", found 3"##)
+        #expect(
+            error(##"{"version": 1, "route": {"color": "blue"}}"##)
+                == ##"style.json: route.color: expected a colour "#RRGGBB" or "#RRGGBBAA", found "blue""##)
+        #expect(
+            error(##"{"version": 1, "route": {"band_colors": ["#000000"]}}"##)
+                == "style.json: route.band_colors: expected a list of 8 to 10 colours, found a list")
+        #expect(
+            error(#"{"version": 1, "thumbnail": {"width": 8, "height": 300}}"#)
+                == "style.json: thumbnail.width: expected a number from 16.0 to 8192.0, found 8.0")
+        #expect(
+            error(##"{"version": 1, "grid": {"minor": 3}}"##) == ##"style.json: grid.minor: expected a colour "#RRGGBB" or "#RRGGBBAA", found 3"##)
         #expect(error(#"{"version": 1,"#).hasPrefix("style.json: not valid JSON"))
         #expect(error("[1]") == "style.json: expected a JSON object at the top level")
     }
@@ -84,7 +93,9 @@ import ThumbnailCache
     /// The style file's JSON reader (no Foundation): errors give line and column.
     @Test func invalidJSONIsNamedWithLineAndColumn() {
         #expect(error(#"{"version": 1,"#) == "style.json: not valid JSON: line 1, column 15: expected a key in quotes, found the end of the file")
-        #expect(error("{\"version\": 1,\n  \"theme\": \"dark\" \"padding\": 0.1}") == #"style.json: not valid JSON: line 2, column 19: expected "," or "}", found """"#)
+        #expect(
+            error("{\"version\": 1,\n  \"theme\": \"dark\" \"padding\": 0.1}")
+                == #"style.json: not valid JSON: line 2, column 19: expected "," or "}", found """"#)
         #expect(error(#"{"version": 01}"#) == #"style.json: not valid JSON: line 1, column 13: expected no leading zeros, found "0""#)
         #expect(error(#"{"version": 1, "version": 1}"#).hasSuffix(#"the key "version" appears twice, found " ""#))
         #expect(error(#"{"version": 1} x"#) == #"style.json: not valid JSON: line 1, column 16: expected the end of the document, found "x""#)
@@ -94,8 +105,11 @@ import ThumbnailCache
 
     /// A size may be partly overridden, and a bad value is named (issue 13, item 8).
     @Test func sizesArePartialOverridesAndBadValuesAreNamed() throws {
-        #expect(error(#"{"version": 1, "thumbnail": {"width": -5}}"#) == "style.json: thumbnail.width: expected a number from 16.0 to 8192.0, found -5.0")
-        #expect(error(#"{"version": 1, "thumbnail": {"scales": [0]}}"#) == "style.json: thumbnail.scales[0]: expected a number from 0.5 to 4.0, found 0.0")
+        #expect(
+            error(#"{"version": 1, "thumbnail": {"width": -5}}"#) == "style.json: thumbnail.width: expected a number from 16.0 to 8192.0, found -5.0")
+        #expect(
+            error(#"{"version": 1, "thumbnail": {"scales": [0]}}"#) == "style.json: thumbnail.scales[0]: expected a number from 0.5 to 4.0, found 0.0"
+        )
         let wide = try settings(#"{"version": 1, "thumbnail": {"width": 400}}"#)
         let thumbnails = wide.images.filter { $0.role == .thumbnail }
         #expect(thumbnails.map(\.widthPoints) == [400, 400] && thumbnails.map(\.heightPoints) == [240, 240] && thumbnails.map(\.scale) == [1, 2])
@@ -104,7 +118,8 @@ import ThumbnailCache
 
     @Test func stringEscapesAndNumbersFollowTheJSONGrammar() throws {
         // \u0023 is "#", and a surrogate pair is one scalar; 1e0 and -0.5e+1 are numbers.
-        let style = try settings(##"{"version": 1e0, "route": {"color": "\u0023FF0000", "width": 2.5E0}, "grid": {"paper": "#FFFFFF"}, "padding": 0.05}"##)
+        let style = try settings(
+            ##"{"version": 1e0, "route": {"color": "\u0023FF0000", "width": 2.5E0}, "grid": {"paper": "#FFFFFF"}, "padding": 0.05}"##)
         #expect(style.options.style.routeColor == RGBAColor(red: 255, green: 0, blue: 0))
         #expect(style.options.style.strokeWidthPoints == 2.5 && style.options.paddingFraction == 0.05)
         #expect(error(##"{"version": 1, "theme": "\ud83d\ude00"}"##).hasSuffix(#"found "😀""#))

@@ -19,11 +19,26 @@ struct StyleNumberFuzzTests {
         ("padding", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "padding": {}}"#),
         ("min_span_m", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "min_span_m": {}}"#),
         ("route.width", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "route": {"width": {}}}"#),
-        ("casing.extra_width_points", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "casing": {"extra_width_points": {}}}"#),
-        ("grid.line_width_points", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "grid": {"line_width_points": {}}}"#),
-        ("grid.min_spacing_points", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "grid": {"min_spacing_points": {}}}"#),
-        ("markers.radius_points", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "markers": {"radius_points": {}}}"#),
-        ("markers.radius_per_stroke_width", #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "markers": {"radius_per_stroke_width": {}}}"#),
+        (
+            "casing.extra_width_points",
+            #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "casing": {"extra_width_points": {}}}"#
+        ),
+        (
+            "grid.line_width_points",
+            #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "grid": {"line_width_points": {}}}"#
+        ),
+        (
+            "grid.min_spacing_points",
+            #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "grid": {"min_spacing_points": {}}}"#
+        ),
+        (
+            "markers.radius_points",
+            #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "markers": {"radius_points": {}}}"#
+        ),
+        (
+            "markers.radius_per_stroke_width",
+            #"{"version": 1, "detail": false, "thumbnail": {"width": 64, "height": 48, "scales": [1]}, "markers": {"radius_per_stroke_width": {}}}"#
+        ),
         ("basemap.opacity", #"{"version": 1, "detail": false, "basemap": {"source": "a.mbtiles", "opacity": {}}}"#),
         ("basemap.max_overzoom", #"{"version": 1, "detail": false, "basemap": {"source": "a.mbtiles", "max_overzoom": {}}}"#),
     ]
@@ -47,7 +62,8 @@ struct StyleNumberFuzzTests {
     }
 
     /// A 300 m track near Bern: small enough that `min_span_m` decides the view.
-    static let track = Array("""
+    static let track = Array(
+        """
         <gpx version="1.1" creator="t"><trk><trkseg>
         <trkpt lat="46.9480" lon="7.4474"/><trkpt lat="46.9490" lon="7.4490"/><trkpt lat="46.9500" lon="7.4510"/>
         </trkseg></trk></gpx>

@@ -31,7 +31,8 @@ struct AlignmentTests {
             let label = "\(name) \(width)x\(height)@\(scale)x zoom \(report.zoom ?? -1)"
             #expect(error.checked > width * height / 2, "\(label): only \(error.checked) pixels checked")
             #expect(error.worstPixels <= 0.5, "\(label): worst \(error.worstPixels) px")
-            #expect(abs(error.meanSignedX) < 0.05 && abs(error.meanSignedY) < 0.05, "\(label): mean shift \(error.meanSignedX), \(error.meanSignedY) px")
+            #expect(
+                abs(error.meanSignedX) < 0.05 && abs(error.meanSignedY) < 0.05, "\(label): mean shift \(error.meanSignedX), \(error.meanSignedY) px")
             #expect(error.tileChecked > 0 && error.wrongTiles == 0, "\(label): \(error.wrongTiles) of \(error.tileChecked) pixels from a wrong tile")
         }
     }
@@ -88,8 +89,10 @@ struct AlignmentTests {
     /// @2x asks for tiles one zoom higher than @1x of the same view.
     @Test func doubleScaleUsesTheNextZoom() throws {
         let track = straightTrack(from: (46.90, 7.30), to: (47.20, 7.70))
-        let one = try SnapshotRenderer.render(track: track, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1), tiles: GeneratedTiles())
-        let two = try SnapshotRenderer.render(track: track, options: backgroundOnlyOptions(width: 320, height: 240, scale: 2), tiles: GeneratedTiles())
+        let one = try SnapshotRenderer.render(
+            track: track, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1), tiles: GeneratedTiles())
+        let two = try SnapshotRenderer.render(
+            track: track, options: backgroundOnlyOptions(width: 320, height: 240, scale: 2), tiles: GeneratedTiles())
         #expect(two.info.basemap!.zoom! == one.info.basemap!.zoom! + 1)
     }
 }

@@ -67,8 +67,10 @@ struct BadTileTests {
 
     @Test func aCorruptMBTilesFileIsNamedWithItsProblem() throws {
         let folder = try temporaryFolder("corrupt")
-        for (name, bytes) in [("random.mbtiles", (0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }),
-                              ("header-only.mbtiles", Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0xAB, count: 4000))] {
+        for (name, bytes) in [
+            ("random.mbtiles", (0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }),
+            ("header-only.mbtiles", Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0xAB, count: 4000)),
+        ] {
             let path = folder + "/" + name
             try FileStore.writeAtomically(bytes, to: path)
             #expect {
@@ -91,7 +93,11 @@ struct BadTileTests {
         try TileSetMaker.writeMBTiles(path, kind: .position, boundsLonLat: regionBounds, zooms: 9...9)
         let locker = Process()
         locker.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        locker.arguments = ["-c", "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nc.execute('UPDATE metadata SET value=value')\nprint('locked',flush=True)\nsys.stdin.read()", path]
+        locker.arguments = [
+            "-c",
+            "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nc.execute('UPDATE metadata SET value=value')\nprint('locked',flush=True)\nsys.stdin.read()",
+            path,
+        ]
         // The lock is held until the test closes the locker's stdin.
         let output = Pipe(), input = Pipe()
         locker.standardOutput = output

@@ -45,7 +45,9 @@ struct IncompleteRecordTests {
         try store.prepare()
         let key = store.key(forTrackBytes: Self.gpx)
         let (pngs, record) = try store.render(trackBytes: Self.gpx, fileName: "run.gpx", key: key, tiles: tiles)
-        #expect((record.basemap?.tilesAbsent ?? 0) > 0 && record.basemap?.tilesFailed == 0 && record.incomplete == nil, "\(String(describing: record.basemap))")
+        #expect(
+            (record.basemap?.tilesAbsent ?? 0) > 0 && record.basemap?.tilesFailed == 0 && record.incomplete == nil,
+            "\(String(describing: record.basemap))")
         try store.publish(key: key, pngs: pngs, record: record)
         #expect(store.isComplete(key) && !FileStore.exists(store.incompletePath(key)))
     }
@@ -53,7 +55,9 @@ struct IncompleteRecordTests {
     @Test func causesAreSharedAcrossTiles() {
         func cause(_ problem: String) -> String? { BasemapReport(zoom: 12, tilesFailed: 1, problems: [problem]).failureCause }
         #expect(cause("tile 14/8593/5743: HTTP 503 from https://tiles.example.org/14/8593/5743.png") == "HTTP 503")
-        #expect(cause("tile 3/1/2: MBTiles read failed: database is locked (locked by another process; waited 2 s)") == "the MBTiles file was locked by another process")
+        #expect(
+            cause("tile 3/1/2: MBTiles read failed: database is locked (locked by another process; waited 2 s)")
+                == "the MBTiles file was locked by another process")
         #expect(cause("tile 3/1/2: cannot read /maps/3/1/2.png: Permission denied") == "cannot read tile files: Permission denied")
         #expect(cause("tile 3/1/2: bad PNG: read beyond end of data") == "bad PNG")
         #expect(cause("tile 3/1/2 is 128x128 pixels; the source's tiles are 256x256") == "tiles of the wrong size")

@@ -48,19 +48,25 @@ struct MetadataFuzzTests {
         for _ in 0..<300 {
             var metadata: [String: String] = [:]
             for field in ["minzoom", "maxzoom", "bounds", "center"] where Bool.random(using: &generator) {
-                metadata[field] = field == "bounds" || field == "center"
+                metadata[field] =
+                    field == "bounds" || field == "center"
                     ? (0..<(field == "bounds" ? 4 : 3)).map { _ in Self.randomNumber(&generator) }.joined(separator: ",")
                     : Self.randomNumber(&generator)
             }
-            let table: ClosedRange<Int>? = Bool.random(using: &generator) ? nil : [0...18, -5...40, 3...3, 100...200].randomElement(using: &generator)!
+            let table: ClosedRange<Int>? =
+                Bool.random(using: &generator) ? nil : [0...18, -5...40, 3...3, 100...200].randomElement(using: &generator)!
             do {
                 let description = try MBTilesSource.description(metadata: metadata, tableZooms: table)
-                #expect((0...30).contains(description.minimumZoom) && (0...30).contains(description.maximumZoom), "\(metadata) \(String(describing: table))")
+                #expect(
+                    (0...30).contains(description.minimumZoom) && (0...30).contains(description.maximumZoom),
+                    "\(metadata) \(String(describing: table))")
                 #expect(description.minimumZoom <= description.maximumZoom, "\(metadata)")
-                let tiles = GeneratedTiles(minimumZoom: description.minimumZoom, maximumZoom: description.maximumZoom, boundsLonLat: description.boundsLonLat)
+                let tiles = GeneratedTiles(
+                    minimumZoom: description.minimumZoom, maximumZoom: description.maximumZoom, boundsLonLat: description.boundsLonLat)
                 for scale in [1.0, 4.0] {
                     _ = try SnapshotRenderer.render(
-                        track: straightTrack(from: (46.5, 7.2), to: (46.5001, 7.2001)), options: backgroundOnlyOptions(width: 64, height: 48, scale: scale),
+                        track: straightTrack(from: (46.5, 7.2), to: (46.5001, 7.2001)),
+                        options: backgroundOnlyOptions(width: 64, height: 48, scale: scale),
                         tiles: tiles)
                 }
             } catch let problem as TileProblem {

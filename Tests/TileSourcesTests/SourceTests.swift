@@ -28,7 +28,8 @@ struct SourceTests {
         #expect(tiles.sourceDescription.attribution == "© TrackSnap test tiles")
         #expect(tiles.sourceDescription.boundsLonLat == regionBounds)
         for scale in [1.0, 2.0] {
-            let snapshot = try SnapshotRenderer.render(track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: scale, source: path), tiles: tiles)
+            let snapshot = try SnapshotRenderer.render(
+                track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: scale, source: path), tiles: tiles)
             let error = try measureAlignment(snapshot)
             #expect(snapshot.info.basemap?.tilesFailed == 0)
             #expect(error.worstPixels <= 0.5 && error.wrongTiles == 0 && error.tileChecked > 1000, "@\(scale)x: \(error)")
@@ -40,7 +41,8 @@ struct SourceTests {
         try TileSetMaker.writeFolder(folder + "/tiles", kind: .position, boundsLonLat: regionBounds, zooms: 10...12)
         let tiles = try BasemapOpener(tileCacheDirectory: folder).open(BasemapSettings(source: folder + "/tiles"))
         #expect(tiles.sourceDescription.minimumZoom == 10 && tiles.sourceDescription.maximumZoom == 12)
-        let snapshot = try SnapshotRenderer.render(track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1), tiles: tiles)
+        let snapshot = try SnapshotRenderer.render(
+            track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1), tiles: tiles)
         let error = try measureAlignment(snapshot)
         #expect(error.worstPixels <= 0.5 && error.wrongTiles == 0 && error.tileChecked > 1000, "\(error)")
     }

@@ -11,7 +11,8 @@ import TrackSynthesis
 /// checked at start; secrets kept out of messages and files. Loopback only (`tile_server.py`).
 struct TileServerHazardTests {
     func render(_ tiles: BasemapTiles, template: String) throws -> RenderedSnapshot {
-        try SnapshotRenderer.render(track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1, source: template), tiles: tiles)
+        try SnapshotRenderer.render(
+            track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1, source: template), tiles: tiles)
     }
 
     /// A server that never answers, one that drips its body and one that drips its headers: each
@@ -63,7 +64,8 @@ struct TileServerHazardTests {
         let source = try URLTileSource(template: server.template("maxage/" + value), cacheDirectory: cache, offline: false, version: "t")
         let coordinate = TileSetMaker.coordinates(boundsLonLat: regionBounds, zoom: 11)[0]
         #expect(try source.tileBytes(coordinate, limit: 1 << 20) != nil)
-        let meta = String(decoding: try FileStore.readFile("\(source.cacheFolder)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).meta"), as: UTF8.self)
+        let meta = String(
+            decoding: try FileStore.readFile("\(source.cacheFolder)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).meta"), as: UTF8.self)
         let freshUntil = try #require(meta.split(separator: "\n").first { $0.hasPrefix("fresh-until ") }.flatMap { Double($0.dropFirst(12)) })
         let now = Date().timeIntervalSince1970
         #expect(freshUntil >= now - 5 && freshUntil <= now + HTTPCachePolicy.longestFreshSeconds + 5, "\(meta)")
@@ -96,7 +98,8 @@ struct TileServerHazardTests {
             }
         }
         for _ in 0..<20_000 {
-            let control = ["max-age=", "public, max-age=", "no-cache, max-age=", "s-maxage=1, max-age=", ""][Int(generator.next() % 5)] + random(extremes)
+            let control =
+                ["max-age=", "public, max-age=", "no-cache, max-age=", "s-maxage=1, max-age=", ""][Int(generator.next() % 5)] + random(extremes)
             let policy = HTTPCachePolicy(cacheControl: control, expires: random(dates), date: random(dates), lastModified: random(dates), now: now)
             #expect(policy.freshUntil >= now && policy.freshUntil <= now + HTTPCachePolicy.longestFreshSeconds, "\(control) → \(policy.freshUntil)")
             if policy.freshUntil < now || policy.freshUntil > now + HTTPCachePolicy.longestFreshSeconds { break }
@@ -134,8 +137,12 @@ struct TileServerHazardTests {
         #expect(problem("https://tiles.example.org/{z}/{x}.png")?.contains("{y}") == true)
         #expect(problem("https://{s}.tile.example.org/{z}/{x}/{y}.png") == nil)
         let message = try #require(problem("https://user:hunter2@tiles.example.org:70000/{z}/{x}/{y}.png?api_key=SECRET"))
-        #expect(message.contains("https://tiles.example.org:70000/{z}/{x}/{y}.png?api_key=…") && !message.contains("hunter2") && !message.contains("SECRET"), "\(message)")
-        #expect(TileURLTemplate.redact("https://u@t.example.org/{z}/{x}/{y}.png?SECRETTOKEN&style=dark&y={y}#frag") == "https://t.example.org/{z}/{x}/{y}.png?…&style=…&y={y}")
+        #expect(
+            message.contains("https://tiles.example.org:70000/{z}/{x}/{y}.png?api_key=…") && !message.contains("hunter2")
+                && !message.contains("SECRET"), "\(message)")
+        #expect(
+            TileURLTemplate.redact("https://u@t.example.org/{z}/{x}/{y}.png?SECRETTOKEN&style=dark&y={y}#frag")
+                == "https://t.example.org/{z}/{x}/{y}.png?…&style=…&y={y}")
 
         let upper = try TileURLTemplate("HTTP://Tiles.example.org/{z}/{x}/{y}.png")
         #expect(upper.url(TileCoordinate(z: 1, x: 0, y: 1)) == "http://Tiles.example.org/1/0/1.png")
@@ -161,7 +168,9 @@ struct TileServerHazardTests {
     /// a style without the field always had.
     @Test func theStyleSetsTheSubdomains() throws {
         func settings(_ basemap: String) throws -> ThumbnailSettings {
-            try StyleFile.settings(from: Array(#"{"version": 1, "basemap": {"source": "https://{s}.t.example.org/{z}/{x}/{y}.png""#.utf8) + Array(basemap.utf8) + Array("}}".utf8), file: "style.json", theme: nil)
+            try StyleFile.settings(
+                from: Array(#"{"version": 1, "basemap": {"source": "https://{s}.t.example.org/{z}/{x}/{y}.png""#.utf8) + Array(basemap.utf8)
+                    + Array("}}".utf8), file: "style.json", theme: nil)
         }
         #expect(try settings(#", "subdomains": "abcd""#).options.basemap?.subdomains == ["a", "b", "c", "d"])
         #expect(try settings(#", "subdomains": ["t1", "t2"]"#).options.basemap?.subdomains == ["t1", "t2"])
@@ -226,7 +235,8 @@ struct TileServerHazardTests {
     @Test func hugeResponseHeadersAreRefusedClearly() throws {
         let server = try LoopbackTileServer()
         defer { server.stop() }
-        let source = try URLTileSource(template: server.template("bigheader"), cacheDirectory: try temporaryFolder("bigheader"), offline: false, version: "t")
+        let source = try URLTileSource(
+            template: server.template("bigheader"), cacheDirectory: try temporaryFolder("bigheader"), offline: false, version: "t")
         do {
             _ = try source.tileBytes(TileCoordinate(z: 11, x: 1065, y: 723), limit: 1 << 20)
             Issue.record("a 1 MiB header was accepted")

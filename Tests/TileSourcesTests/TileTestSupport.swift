@@ -12,7 +12,10 @@ final class GeneratedTiles: TileProvider {
     let make: (Int, Int, Int) -> [UInt8]
     private(set) var requested: [TileCoordinate] = []
 
-    init(minimumZoom: Int = 0, maximumZoom: Int = 22, attribution: String? = nil, boundsLonLat: [Double]? = nil, make: @escaping (Int, Int, Int) -> [UInt8] = { SyntheticTiles.positionField(z: $0, x: $1, y: $2) }) {
+    init(
+        minimumZoom: Int = 0, maximumZoom: Int = 22, attribution: String? = nil, boundsLonLat: [Double]? = nil,
+        make: @escaping (Int, Int, Int) -> [UInt8] = { SyntheticTiles.positionField(z: $0, x: $1, y: $2) }
+    ) {
         var description = TileSourceDescription()
         description.minimumZoom = minimumZoom
         description.maximumZoom = maximumZoom

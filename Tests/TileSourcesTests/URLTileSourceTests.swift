@@ -48,7 +48,8 @@ final class LoopbackTileServer {
 /// leave the grid and are recorded.
 struct URLTileSourceTests {
     func render(_ tiles: BasemapTiles, template: String) throws -> RenderedSnapshot {
-        try SnapshotRenderer.render(track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1, source: template), tiles: tiles)
+        try SnapshotRenderer.render(
+            track: regionTrack, options: backgroundOnlyOptions(width: 320, height: 240, scale: 1, source: template), tiles: tiles)
     }
 
     @Test func tilesAreFetchedPolitelyCachedOnDiskAndRevalidated() throws {

@@ -6,7 +6,9 @@ import Testing
 
     /// The footer rule (used after the last transition, and for everything in slim files) gives
     /// the same offsets as the transitions the file lists for 2025–2036, hour by hour.
-    @Test(arguments: ["Europe/Zurich", "Australia/Sydney", "America/Los_Angeles", "America/Santiago", "Europe/Dublin", "America/Nuuk", "Asia/Kolkata"])
+    @Test(arguments: [
+        "Europe/Zurich", "Australia/Sydney", "America/Los_Angeles", "America/Santiago", "Europe/Dublin", "America/Nuuk", "Asia/Kolkata",
+    ])
     func footerAgreesWithTheListedTransitions(name: String) throws {
         let zone = try rules(name)
         let footer = try #require(zone.footer)

@@ -5,7 +5,8 @@ import TrackModel
 /// A straight line of fixes going north, `stepMeters` apart, one per second.
 private func straightRun(count: Int, stepMeters: Double = 3, start: Double = 1_700_000_000) -> [Fix] {
     (0..<count).map { index in
-        Fix(latitudeDegrees: 47 + Double(index) * stepMeters / 111_195, longitudeDegrees: 8,
+        Fix(
+            latitudeDegrees: 47 + Double(index) * stepMeters / 111_195, longitudeDegrees: 8,
             elevationMeters: 400, timeSeconds: start + Double(index))
     }
 }
@@ -103,7 +104,9 @@ private func straightRun(count: Int, stepMeters: Double = 3, start: Double = 1_7
 
     @Test func elevationGainIgnoresNoiseBelowTheHysteresis() {
         let elevations: [Double] = [100, 101, 100, 101.5, 100.5, 105, 104, 110, 90, 95]
-        let fixes = elevations.enumerated().map { Fix(latitudeDegrees: 1 + Double($0.offset) * 1e-4, longitudeDegrees: 1, elevationMeters: $0.element) }
+        let fixes = elevations.enumerated().map {
+            Fix(latitudeDegrees: 1 + Double($0.offset) * 1e-4, longitudeDegrees: 1, elevationMeters: $0.element)
+        }
         let stats = TrackStatistics.stats(of: Track(format: .gpx, segments: [TrackSegment(fixes: fixes)]))
         // 100 → 105 (+5), → 110 (+5 from the 105 reference, after dipping to 104: 6), 90 → 95 (+5).
         #expect(stats.elevationGainMeters == 16)

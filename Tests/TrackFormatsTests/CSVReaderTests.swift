@@ -6,10 +6,11 @@ import TrackModel
     @Test func readsHeaderColumnsInAnyOrder() throws {
         let track = try TrackDecoder.decode(try fixture("header-any-order.csv"))
         #expect(track.format == .csv)
-        #expect(track.segments[0].fixes == [
-            Fix(latitudeDegrees: 47.25, longitudeDegrees: 8.5, elevationMeters: 400, timeSeconds: 1_714_546_800),
-            Fix(latitudeDegrees: 47.251, longitudeDegrees: 8.501, elevationMeters: 401.5, timeSeconds: 1_714_546_810),
-        ])
+        #expect(
+            track.segments[0].fixes == [
+                Fix(latitudeDegrees: 47.25, longitudeDegrees: 8.5, elevationMeters: 400, timeSeconds: 1_714_546_800),
+                Fix(latitudeDegrees: 47.251, longitudeDegrees: 8.501, elevationMeters: 401.5, timeSeconds: 1_714_546_810),
+            ])
     }
 
     @Test func readsBareLatLonRows() throws {

@@ -19,9 +19,24 @@ import TrackSynthesis
         ("big-endian", options { $0.bigEndian = true }),
         ("compressed timestamps", options { $0.compressedTimestamps = true }),
         ("developer fields", options { $0.developerFields = true }),
-        ("12-byte header, legacy altitude", options { $0.longHeader = false; $0.legacyAltitude = true }),
-        ("chained compressed timestamps rolling over", options { $0.compressedTimestamps = true; $0.chainedCompressedTimestamps = true }),
-        ("everything", options { $0.bigEndian = true; $0.compressedTimestamps = true; $0.chainedCompressedTimestamps = true; $0.developerFields = true }),
+        (
+            "12-byte header, legacy altitude",
+            options {
+                $0.longHeader = false; $0.legacyAltitude = true
+            }
+        ),
+        (
+            "chained compressed timestamps rolling over",
+            options {
+                $0.compressedTimestamps = true; $0.chainedCompressedTimestamps = true
+            }
+        ),
+        (
+            "everything",
+            options {
+                $0.bigEndian = true; $0.compressedTimestamps = true; $0.chainedCompressedTimestamps = true; $0.developerFields = true
+            }
+        ),
     ]
 
     @Test(arguments: 0..<layouts.count) func readsLayout(_ index: Int) throws {

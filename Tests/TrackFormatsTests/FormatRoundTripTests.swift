@@ -20,12 +20,15 @@ import TrackSynthesis
         return Track(format: .gpx, name: "Round & trip <1>", segments: result)
     }
 
-    static func expectSameFixes(_ read: Track, _ written: Track, elevationTolerance: Double = 0.051, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSameFixes(
+        _ read: Track, _ written: Track, elevationTolerance: Double = 0.051, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(read.segments.map(\.fixes.count) == written.segments.map(\.fixes.count), sourceLocation: sourceLocation)
         for (a, b) in zip(read.segments, written.segments) {
             for (x, y) in zip(a.fixes, b.fixes) {
                 guard abs(x.latitudeDegrees - y.latitudeDegrees) <= 1e-7, abs(x.longitudeDegrees - y.longitudeDegrees) <= 1e-7,
-                    abs(x.elevationMeters - y.elevationMeters) <= elevationTolerance, (x.timeSeconds == y.timeSeconds.rounded() || (x.timeSeconds.isNaN && y.timeSeconds.isNaN))
+                    abs(x.elevationMeters - y.elevationMeters) <= elevationTolerance,
+                    (x.timeSeconds == y.timeSeconds.rounded() || (x.timeSeconds.isNaN && y.timeSeconds.isNaN))
                 else {
                     Issue.record("fix differs: read \(x), written \(y)", sourceLocation: sourceLocation)
                     return
@@ -65,7 +68,8 @@ import TrackSynthesis
     @Test func kmzStoredAndDeflated() throws {
         let written = Self.sampleTrack()
         for deflated in [true, false] {
-            let archive = Compression.zip([("files/readme.txt", Array("hi".utf8)), ("doc.kml", Array(TrackWriters.kml(written).utf8))], deflated: deflated)
+            let archive = Compression.zip(
+                [("files/readme.txt", Array("hi".utf8)), ("doc.kml", Array(TrackWriters.kml(written).utf8))], deflated: deflated)
             let track = try TrackDecoder.decode(archive, fileName: "trip.kmz")
             #expect(track.format == .kmz)
             Self.expectSameFixes(track, written)

@@ -41,7 +41,9 @@ import TrackModel
         var bytes: [UInt8] = [13, 0x10, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)
         bytes += [UInt8](repeating: 0, count: 20)
         let error = #expect(throws: TrackDecodingError.self) { try TrackDecoder.decode(bytes, fileName: "ride.fit") }
-        #expect(error?.format == .fit && error?.description.contains("header size of 12 or 14") == true && error?.description.contains("found 13") == true,
+        #expect(
+            error?.format == .fit && error?.description.contains("header size of 12 or 14") == true
+                && error?.description.contains("found 13") == true,
             "\(error?.description ?? "")")
     }
 

@@ -12,7 +12,9 @@ import TrackModel
     static func files(under path: String) -> [URL] {
         let directory = root.appendingPathComponent(path)
         guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
-        return enumerator.compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath && !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+        return enumerator.compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath && !$0.lastPathComponent.hasPrefix(".") }.sorted {
+            $0.path < $1.path
+        }
     }
 
     @Test func findingsAndSeedsDecodeOrFailCleanly() throws {
@@ -36,7 +38,8 @@ import TrackModel
     @Test func seedsOfEachReaderAreReadByIt() throws {
         // hostile-* seeds (`tracksnap-dev hostile --seeds`) are meant to be refused: HostileInputTests.
         for url in Self.files(under: "Fuzz/seeds")
-        where url.deletingLastPathComponent().lastPathComponent == "fit" && url.pathExtension == "fit" && !url.lastPathComponent.hasPrefix("hostile-") {
+        where url.deletingLastPathComponent().lastPathComponent == "fit" && url.pathExtension == "fit" && !url.lastPathComponent.hasPrefix("hostile-")
+        {
             let track = try TrackDecoder.decode(Array(try Data(contentsOf: url)))
             #expect(track.format == .fit && track.fixCount > 0)
         }

@@ -41,7 +41,10 @@ import TrackModel
         #expect(track.recordedUTCOffsetSeconds == -3600)
         #expect(track.segments[0].fixes[0].timeSeconds == 1_717_243_800)  // 12:10 UTC
         #expect(try decode("gpx11-basic.gpx").recordedUTCOffsetSeconds == nil)
-        for (time, offset) in [("2024-06-15T08:30:00+02:00", 7200), ("2024-06-15 08:30:00.5+0530", 19800), ("2024-06-15T08:30:00+00:00", nil), ("2024-06-15T08:30:00", nil)] as [(String, Int?)] {
+        for (time, offset) in [
+            ("2024-06-15T08:30:00+02:00", 7200), ("2024-06-15 08:30:00.5+0530", 19800), ("2024-06-15T08:30:00+00:00", nil),
+            ("2024-06-15T08:30:00", nil),
+        ] as [(String, Int?)] {
             let csv = "lat,lon,time\n46.9,7.4,\(time)\n46.91,7.41,\(time)\n"
             #expect(try TrackDecoder.decode(Array(csv.utf8), fileName: "offset.csv").recordedUTCOffsetSeconds == offset, "\(time)")
         }

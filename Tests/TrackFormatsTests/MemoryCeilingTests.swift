@@ -74,7 +74,8 @@ import TrackSynthesis
     @Test func aNameCutAtAnEntityKeepsTheEntityWhole() throws {
         var collectorBytes = Array(String(repeating: "x", count: DecodingLimits.maximumTextBytes - 3).utf8)
         collectorBytes += Array("&amp;tail".utf8)
-        let document = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><name>" + String(decoding: collectorBytes, as: UTF8.self)
+        let document =
+            "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><name>" + String(decoding: collectorBytes, as: UTF8.self)
             + "</name><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"1.1\" lon=\"2\"/></trkseg></trk></gpx>"
         // The cut falls inside "&amp;": it moves to the '&', so nothing fails to decode.
         let track = try TrackDecoder.decode(Array(document.utf8), fileName: "e.gpx")
@@ -84,7 +85,8 @@ import TrackSynthesis
     @Test func aGeoJSONNameCutInsideAnEscapeDecodes() throws {
         let cut = DecodingLimits.maximumTextBytes
         let longName = String(repeating: "a", count: cut - 2) + "\\u00e9" + String(repeating: "b", count: 100)
-        let document = "{\"type\":\"Feature\",\"properties\":{\"name\":\"\(longName)\"},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[8,47],[8.1,47.1]]}}"
+        let document =
+            "{\"type\":\"Feature\",\"properties\":{\"name\":\"\(longName)\"},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[8,47],[8.1,47.1]]}}"
         let track = try TrackDecoder.decode(Array(document.utf8), fileName: "n.geojson")
         #expect(track.name?.hasPrefix("aaa") == true && track.name?.contains("\\") == false)
     }

@@ -81,7 +81,8 @@ import TrackModel
     /// A GeoJSON of points only is drawn from them in file order, as a GPX of waypoints is
     /// (issue 13, item 12); before, it was "no valid fixes".
     @Test func pointsOnlyAreDrawnLikeWaypoints() throws {
-        let json = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [8.5, 47.0, 410]}, "properties": null}, {"type": "Feature", "geometry": {"type": "MultiPoint", "coordinates": [[8.51, 47.01], [8.52, 47.02]]}, "properties": {}}]}"#
+        let json =
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [8.5, 47.0, 410]}, "properties": null}, {"type": "Feature", "geometry": {"type": "MultiPoint", "coordinates": [[8.51, 47.01], [8.52, 47.02]]}, "properties": {}}]}"#
         let track = try TrackDecoder.decode(Array(json.utf8), fileName: "stops.geojson")
         #expect(track.segments.map(\.fixes.count) == [3])
         #expect(track.segments[0].fixes[0] == Fix(latitudeDegrees: 47.0, longitudeDegrees: 8.5, elevationMeters: 410))

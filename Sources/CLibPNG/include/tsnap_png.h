@@ -1,8 +1,10 @@
 #ifndef TSNAP_PNG_H
 #define TSNAP_PNG_H
-/// The only C in TrackSnap: libpng reports errors with longjmp, which Swift must never see.
-/// Each function here owns its setjmp, catches every libpng error and warning, and returns a
-/// status plus a message instead. Swift (PNGEncoding) turns a non-zero status into a thrown error.
+/// TrackSnap's libpng boundary (libjpeg, libcurl and the time-zone data have C targets of their
+/// own): libpng reports errors with longjmp, which Swift must never see. Each function here owns
+/// its setjmp, catches every libpng error, silences every warning, and returns a status plus a
+/// message instead. The Swift callers (PNGEncoding's encoders and decoder, TileSources'
+/// `TileDecoder` for PNG tiles) turn a non-zero status into a thrown error.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,8 +43,8 @@ typedef struct {
 
 /// Encodes `height` rows of `row_stride` bytes starting at `pixels`.
 /// Returns 0 on success, with the PNG in `out`; non-zero on failure with a NUL-terminated
-/// message in `message` (at most `message_capacity` bytes). Warnings never reach stderr: the
-/// last one is copied to `warning` (may be empty).
+/// message in `message` (at most `message_capacity` bytes). libpng's warnings are dropped: they
+/// never reach stderr and are not returned.
 int tsnap_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_stride,
                      const tsnap_png_settings *settings, tsnap_png_buffer *out,
                      char *message, size_t message_capacity);

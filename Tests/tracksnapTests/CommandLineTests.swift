@@ -33,7 +33,10 @@ private let workDirectory: String = {
         let result = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", output, "--size", "300x200", "--scale", "2", "--info"])
         #expect(result.status == 0, "\(result.stderr)")
         let info = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        for key in ["format", "fixes", "fixes_kept", "segments", "vertices_drawn", "distance_m", "duration_s", "width", "height", "stroke_width_px", "viewport_epsg3857"] {
+        for key in [
+            "format", "fixes", "fixes_kept", "segments", "vertices_drawn", "distance_m", "duration_s", "width", "height", "stroke_width_px",
+            "viewport_epsg3857",
+        ] {
             #expect(info?[key] != nil, "missing \(key)")
         }
         #expect(info?["width"] as? Int == 600 && info?["height"] as? Int == 400)
@@ -63,7 +66,10 @@ private let workDirectory: String = {
         #expect(result.stderr == "tracksnap: error: cannot open /nonexistent/track.gpx: No such file or directory\n")
     }
 
-    @Test(arguments: [["render"], ["render", "a.gpx"], ["render", "a.gpx", "-o"], ["render", "a.gpx", "-o", "x.png", "--size", "big"], ["frobnicate"], ["render", "a.gpx", "-o", "x.png", "--scale", "9"]])
+    @Test(arguments: [
+        ["render"], ["render", "a.gpx"], ["render", "a.gpx", "-o"], ["render", "a.gpx", "-o", "x.png", "--size", "big"], ["frobnicate"],
+        ["render", "a.gpx", "-o", "x.png", "--scale", "9"],
+    ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let result = try tracksnap(arguments)
         #expect(result.status == 2)
@@ -234,7 +240,10 @@ private let workDirectory: String = {
     @Test func outputProblemsHaveTheirOwnExitStatusAndNameTheUsersPath() throws {
         let input = fixturePath("gpx11-basic.gpx")
         let missingFolder = try tracksnap(["render", input, "-o", "/nonexistent/dir/r.png"])
-        #expect(missingFolder.status == 73 && missingFolder.stderr == "tracksnap: error: cannot write /nonexistent/dir/r.png: the folder '/nonexistent/dir' does not exist\n", "\(missingFolder.stderr)")
+        #expect(
+            missingFolder.status == 73
+                && missingFolder.stderr == "tracksnap: error: cannot write /nonexistent/dir/r.png: the folder '/nonexistent/dir' does not exist\n",
+            "\(missingFolder.stderr)")
         let empty = try tracksnap(["render", input, "-o", ""])
         #expect(empty.status == 2 && empty.stderr.contains("-o needs a file name"))
         let folder = try tracksnap(["render", input, "-o", workDirectory])
