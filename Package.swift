@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"]),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
-        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore"]),
         .testTarget(

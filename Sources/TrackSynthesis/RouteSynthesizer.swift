@@ -113,8 +113,8 @@ public enum RouteSynthesizer {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64), so generated files are reproducible.
-public struct SplitMix64: Sendable {
+/// A small, fast, seedable generator (SplitMix64), so generated files and random tests are reproducible.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator.

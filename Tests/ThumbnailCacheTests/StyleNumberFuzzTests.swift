@@ -1,6 +1,7 @@
 import SnapshotRendering
 import Testing
 import ThumbnailCache
+import TrackSynthesis
 
 /// Issue 21 item 6: every number of the style file is bounded. Random and extreme values for
 /// each numeric field either give a clear error (the key path, the value, the range) or settings
@@ -51,7 +52,7 @@ struct StyleNumberFuzzTests {
             "1e30", "1e100", "1e300", "1e308", "1.7976931348623157e308", "-1e308", "5e-324", "1e-300", "9.3e18", "9223372036854775807",
             "18446744073709551616", "1e400", "-1e400",
         ]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 20261125)  // fixed: a failure is reproducible
         for _ in 0..<count {
             let magnitude = Double.random(in: -320...308, using: &generator)
             let sign = Bool.random(using: &generator) ? "" : "-"

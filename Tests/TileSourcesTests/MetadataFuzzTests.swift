@@ -14,7 +14,7 @@ struct MetadataFuzzTests {
         "inf", "5e-324", "", " ", "x", "9223372036854775807", "-9223372036854775808", "30", "31", "-1", "22", "1e2",
     ]
 
-    static func randomNumber(_ generator: inout SystemRandomNumberGenerator) -> String {
+    static func randomNumber(_ generator: inout SplitMix64) -> String {
         if Bool.random(using: &generator) { return numbers.randomElement(using: &generator)! }
         return "\(Double.random(in: -400...400, using: &generator))"
     }
@@ -22,7 +22,7 @@ struct MetadataFuzzTests {
     /// The bounds that crashed, then random ones: drawn over (through the renderer, with tiles
     /// made in memory) they either clamp to the world or are ignored.
     @Test func outsideBoundsAreClampedToTheWorld() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 20261125)  // fixed: a failure is reproducible
         var cases = ["7,46,1e20,47", "-1e308,46,8,47", "7,-1e308,8,1e308", "-1e20,-1e20,1e20,1e20", "7,46,8", "7,46,8,47,9", "8,46,7,47"]
         for _ in 0..<40 { cases.append((0..<4).map { _ in Self.randomNumber(&generator) }.joined(separator: ",")) }
         for bounds in cases {
@@ -44,7 +44,7 @@ struct MetadataFuzzTests {
     }
 
     @Test func zoomsOutsideZeroToThirtyAreRefusedByName() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 20261126)  // fixed: a failure is reproducible
         for _ in 0..<300 {
             var metadata: [String: String] = [:]
             for field in ["minzoom", "maxzoom", "bounds", "center"] where Bool.random(using: &generator) {
