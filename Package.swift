@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // TrackSnap: recorded GPS tracks in, map snapshots (PNG) out.
-// One target per stage of the pipeline; edges run one way (see README "Architecture").
+// One target per stage of the pipeline; edges run one way (see ARCHITECTURE.md).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
