@@ -1,5 +1,5 @@
 // What `String(format:)` did for progress and summary lines, without Foundation (whose load cost
-// most of the executable's start time: see README "Speed").
+// most of the executable's start time: see docs/performance.md, process start).
 
 extension Double {
     /// The value rounded to `places` decimals, e.g. `12.35.fixed(1)` is "12.4" (half away from zero).

@@ -69,7 +69,7 @@ public enum FileStore {
     /// Phases rather than file by file: write every temporary, then fsync them, then rename, then
     /// fsync each directory once. On ext4 an fsync commits the journal transaction holding all
     /// the pending temporaries, so the later fsyncs find nothing left to do: one commit for the
-    /// data and one for the renames, instead of two per file (measured: `make bench`, README).
+    /// data and one for the renames, instead of two per file (measured with `make bench`).
     public static func writeAtomically(_ files: [(bytes: [UInt8], path: String)], permissions: mode_t = 0o644) throws(FileError) {
         var staged: [(descriptor: Int32, temporary: String, path: String)] = []
         var renamed = 0

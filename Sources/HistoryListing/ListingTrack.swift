@@ -1,7 +1,7 @@
 import ThumbnailCache
 import TimeZones
 
-/// One track in `index.json` (schema version 2; see README "index.json"). Field names are the
+/// One track in an `index.json` part (schema version 3; see docs/site.md). Field names are the
 /// JSON keys.
 public struct ListingTrack: Sendable, Equatable, Codable {
     /// Distance, time and climb.

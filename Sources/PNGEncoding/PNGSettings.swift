@@ -7,7 +7,7 @@ public struct PNGSettings: Sendable, Equatable {
         /// An 8-bit palette when the image has at most 256 distinct opaque colours (exact, fastest
         /// and smallest for a flat map with one anti-aliased stroke colour), otherwise RGB(A).
         /// For snapshots, this also lets the renderer draw straight into a palette image
-        /// (`SnapshotRenderer`, README "Image quality of the palette images").
+        /// (`SnapshotRenderer`, ARCHITECTURE.md "Image quality of the palette images").
         case automatic
         /// Always 8-bit RGB, or RGBA when the canvas has any transparency; snapshots are drawn in
         /// RGBA without quantization.

@@ -68,7 +68,7 @@ public struct CanvasPalette: Sendable {
     /// 3 from 64 entries and 4 from 128: the many blends along anti-aliased edges (casing over
     /// grid lines, a marker's ring over the route) share entries more as space runs short.
     /// Coarse: 4, then 6 from 128 entries, for a second attempt at an image whose edges did not
-    /// fit (how often: `make bench`, README).
+    /// fit (how often: `make bench`, docs/performance.md).
     public func mergeTolerance(paletteCount: Int) -> Int {
         if coarse { return paletteCount < 128 ? 4 : 6 }
         return paletteCount < 64 ? 2 : paletteCount < 128 ? 3 : 4

@@ -15,7 +15,7 @@ public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { keyPath.isEmpty ? "\(file): \(message)" : "\(file): \(keyPath): \(message)" }
 }
 
-/// The style file (JSON, `"version": 1`; documented in README "Style file"). `"version"` is
+/// The style file (JSON, `"version": 1`; documented in docs/style.md). `"version"` is
 /// required (so a future format is never misread); every other key is optional
 /// and overrides the theme's default, which lives in `SnapshotStyle`/`ThumbnailSettings` (the one
 /// place defaults are kept). Unknown keys are errors, so a typo is never silently ignored.

@@ -2,7 +2,7 @@ import MapTiles
 import SystemSQLite
 
 /// Writes an MBTiles file (spec 1.3: `metadata` and `tiles` tables, TMS rows). For the tests'
-/// and the README's generated tile sets (`tracksnap-dev tiles`); TrackSnap itself only reads.
+/// and the generated tile sets of docs/basemaps.md (`tracksnap-dev tiles`); TrackSnap itself only reads.
 public final class MBTilesWriter {
     private var database: OpaquePointer?
     private var insert: OpaquePointer?

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Map tiles made from formulas, for tests, benchmarks and the README's example: no downloaded
+/// Map tiles made from formulas, for tests, benchmarks and the example in docs/basemaps.md: no downloaded
 /// data, the same pixels on every machine. Pixels are RGBA8, straight alpha, rows top to bottom.
 public enum SyntheticTiles {
     /// A tile whose pixels say where they are. Red is 4 × the global source-pixel x of the

@@ -7,7 +7,7 @@ import Raster
 import TileSources
 
 /// Writes generated tile sets (`SyntheticTiles`) as MBTiles files or `{z}/{x}/{y}` folders:
-/// the tests' sources and the README's example (`tracksnap-dev tiles`).
+/// the tests' sources and the example in docs/basemaps.md (`tracksnap-dev tiles`).
 public enum TileSetMaker {
     /// What the tiles show.
     public enum Kind: String, Sendable {

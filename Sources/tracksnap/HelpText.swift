@@ -91,7 +91,7 @@ enum HelpText {
                               64 megapixels after --scale: 8000x8000 at @1x, 4000x4000 at @2x)
           --scale S           device pixels per point: 1 for @1x, 2 for @2x (default 1; 0.5...4)
           --padding F         empty margin on each side as a fraction of the frame (default 0.1)
-          --style FILE        a style file (JSON; README "Style file"): sizes, scales, padding,
+          --style FILE        a style file (JSON; docs/style.md): sizes, scales, padding,
                               colours, stroke width, casing, grid, markers, scale bar, theme
           --theme light|dark  the map theme (wins over the style file's "theme")
           --color-by none|speed|elevation
@@ -223,7 +223,7 @@ enum HelpText {
                               a second signal aborts at once. Unfinished jobs go back to the queue.
           --no-lock           do not take the per-host lock (safe: it only avoids duplicate work)
           --page-size N       cards per index page (default 60)
-          --style FILE        a style file (JSON; README "Style file"): sizes, scales, padding,
+          --style FILE        a style file (JSON; docs/style.md): sizes, scales, padding,
                               colours, stroke width, casing, grid, markers, scale bar, theme
           --theme light|dark  the map theme (wins over the style file's "theme")
           --color-by none|speed|elevation

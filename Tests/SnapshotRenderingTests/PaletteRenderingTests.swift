@@ -35,10 +35,10 @@ import TrackSynthesis
         return (largest, Double(total) / Double(a.width * a.height * 3), differing)
     }
 
-    /// README "Image quality": the bound stated there. Twelve generated tracks (300 to 18,000
-    /// fixes), each at the four default sizes, palette against RGBA: every channel of every
-    /// pixel within 10 levels, and a mean difference under 0.05 levels (measured: 9 and 0.019,
-    /// 46 of the 48 images as palettes).
+    /// ARCHITECTURE.md "Image quality of the palette images": the bound stated there. Twelve
+    /// generated tracks (300 to 18,000 fixes), each at the four default sizes, palette against
+    /// RGBA: every channel of every pixel within 10 levels, and a mean difference under 0.05
+    /// levels (measured: 9 and 0.019, 46 of the 48 images as palettes).
     @Test func paletteImagesStayWithinTheStatedBoundOfTheRGBAImage() throws {
         var worst = 0, meanSum = 0.0, images = 0, palettes = 0
         let scratch = RenderScratch()

@@ -20,7 +20,7 @@ int tsnap_jpeg_decode_rgba(const uint8_t *jpeg, size_t count, uint64_t max_pixel
 
 /// Encodes RGBA8 pixels (alpha ignored) as a baseline JPEG at `quality` (1-100) into a malloc'd
 /// `*jpeg` of `*count` bytes (free with `tsnap_jpeg_free_pixels`). For generated tile sets
-/// (tests, the README's example); TrackSnap writes PNG. Returns 0 on success.
+/// (tests, the example in docs/basemaps.md); TrackSnap writes PNG. Returns 0 on success.
 int tsnap_jpeg_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, uint8_t **jpeg,
                            size_t *count, char *message, size_t message_capacity);
 
