@@ -51,7 +51,8 @@ thumbnails: release
 
 ## Style and layering: `swift format lint --strict` with the checked-in .swift-format (4 spaces,
 ## lines up to 150 columns), then scripts/check-imports.py (each target's imports against the
-## "may import" column of ARCHITECTURE.md's target table).
+## "may import" column of ARCHITECTURE.md's target table), then scripts/check-doc-links.py (every
+## relative link and #anchor in README.md, ARCHITECTURE.md and docs/ resolves).
 # .swift-format turns off six rules the house breaks on purpose (JSON has no comments, so the why is here):
 #   DoNotUseSemicolons             one step of a table a line: SHA-256 rounds (`h0 &+= a; h1 &+= b; ...`),
 #                                  ZIP/FIT headers written field by field, UTF-8 lead-byte cases.
@@ -71,6 +72,7 @@ LINT_SOURCES = $(filter-out $(LINT_WAIVED),$(shell find Sources Tests -name '*.s
 lint:
 	$(SWIFT) format lint --strict --parallel --recursive $(LINT_SOURCES) Package.swift
 	python3 scripts/check-imports.py
+	python3 scripts/check-doc-links.py
 
 ## Unit, reader, raster, PNG and end-to-end tests, then the site in headless Chromium
 ## (scripts/site-check.sh; screenshots in $(OUTPUT)/.checks/), then twelve nights with faults (soak).
