@@ -15,6 +15,16 @@ import TileSources
 /// job's publication (fsyncs, renames, ack) overlaps the next job's render on a second thread, so
 /// a worker does not idle in fsync. At most two tracks in memory; a crash gives back both claims.
 public enum Worker {
+    /// Reads the run's configuration from `path` (written by the supervisor, `RunConfigurationFile`)
+    /// and runs the loop; a file that cannot be used stops the worker with a message naming it.
+    public static func run(configurationFile path: String) -> Int32 {
+        do throws(RunConfigurationFileError) {
+            return run(try RunConfigurationFile.read(path))
+        } catch {
+            return stop("\(error)", environmental: error.isEnvironmental)
+        }
+    }
+
     /// Runs the loop; returns the process's exit status (0 drained or stopped, 75 environmental).
     public static func run(_ configuration: RunConfiguration) -> Int32 {
         // The supervisor decides about signals (one SIGTERM from systemd to the whole cgroup plus
@@ -22,7 +32,8 @@ public enum Worker {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         if let problem = MemoryFence.install(bytes: configuration.workerMemoryFenceBytes) { StandardError.write("tracksnap: worker: \(problem)\n") }
-        if environment("TRACKSNAP_TEST_CRASH_AT_START") != nil { abort() }
+        let hooks = WorkerTestHooks.fromEnvironment()
+        if hooks.crashesAtStart { abort() }
         var queue = configuration.makeQueue()
         queue.version = configuration.version
         let store = configuration.makeStore()
@@ -46,9 +57,6 @@ public enum Worker {
         defer { try? FileStore.remove(heartbeatPath) }
         Heartbeat.start(path: heartbeatPath, intervalSeconds: min(30, configuration.leaseSeconds / 4))
         let publisher = Publisher(queue: queue)
-        let crashHook = environment("TRACKSNAP_TEST_CRASH_ON")
-        let hangHook = environment("TRACKSNAP_TEST_HANG_ON")
-        let allocationHook = environment("TRACKSNAP_TEST_ALLOCATE_ON")
         while !supervisorAskedToStop() && publisher.stopMessage == nil {
             let candidates: (ready: [ReadyJob], settling: Int)
             do {
@@ -84,9 +92,7 @@ public enum Worker {
                     return stop("cannot claim \(job.name): \(error)", environmental: error.isEnvironmental, publisher: publisher)
                 }
                 send(.claimed(job: claim.name, attempt: claim.attempt))
-                if let crashHook, claim.name.contains(crashHook) { abort() }
-                if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
-                if let allocationHook, claim.name.contains(allocationHook) { exhaustMemory() }
+                hooks.claimed(claim.name)
                 let outcome = process(claim, queue: queue, store: store, scratch: scratch, tiles: tiles, publisher: publisher)
                 if case .stopRun(let message) = outcome { return stop(message, environmental: true, publisher: publisher) }
             }
@@ -94,13 +100,6 @@ public enum Worker {
         publisher.drain()
         if let message = publisher.stopMessage { return stop(message, environmental: true, publisher: publisher) }
         return 0
-    }
-
-    /// The test hook's stand-in for a track whose cost the readers misjudge: grows an array
-    /// until the memory fence stops it.
-    private static func exhaustMemory() -> Never {
-        var hoard: [[UInt8]] = []
-        while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
     }
 
     private enum Outcome {
@@ -217,10 +216,6 @@ public enum Worker {
     private static func supervisorAskedToStop() -> Bool {
         var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) > 0
-    }
-
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

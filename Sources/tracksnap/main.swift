@@ -41,8 +41,8 @@ do {
         status = try QueueCommands.forget(request)
     case .listing(let configuration):
         status = try QueueCommands.listing(configuration)
-    case .worker(let configuration):
-        status = QueueCommands.worker(configuration)
+    case .worker(let path):
+        status = QueueCommands.worker(configurationFile: path)
     }
 } catch {
     status = ExitStatus.report(error)
