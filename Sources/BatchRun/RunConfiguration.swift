@@ -11,8 +11,9 @@ import TrackFormats
 /// (`RunConfigurationFile`) and starts each worker with that file's path, so a worker renders with
 /// exactly the settings (style, basemap and its content stamp) the run started with.
 public struct RunConfiguration: Sendable, Equatable, Codable {
-    /// The encoding's version: a worker refuses a file written in another. Raise it when a field
-    /// changes meaning or a field without a default is added.
+    /// The encoding's version: a worker refuses a file written in another. Raise it whenever a
+    /// field is added, removed or changes meaning (every field is required when decoding), so a
+    /// worker of another build says so instead of guessing.
     public static let currentFormatVersion = 1
     /// The version this value was written in. Default: `currentFormatVersion`.
     public var formatVersion = RunConfiguration.currentFormatVersion

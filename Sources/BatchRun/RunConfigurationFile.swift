@@ -42,7 +42,8 @@ public enum RunConfigurationFile {
         guard version == RunConfiguration.currentFormatVersion else {
             throw RunConfigurationFileError(
                 path: file,
-                message: "format version \(version), but this tracksnap reads version \(RunConfiguration.currentFormatVersion) (a supervisor and workers from different builds?)")
+                message: "format version \(version), but this tracksnap reads version \(RunConfiguration.currentFormatVersion)"
+                    + " (a supervisor and workers from different builds?)")
         }
         do {
             return try decoder.decode(RunConfiguration.self, from: Data(bytes))

@@ -9,9 +9,9 @@ import Synchronization
 import ThumbnailCache
 import TileSources
 
-/// The loop of one worker process (`tracksnap __worker`): claim a job, render or find it in the
-/// cache, publish, acknowledge, report one line to the supervisor on stdout; repeat until the
-/// queue is empty or the supervisor closes stdin. Rendering is one job at a time; the previous
+/// The loop of one worker process (`tracksnap __worker FILE`, with the run's configuration file):
+/// claim a job, render or find it in the cache, publish, acknowledge, report one line to the
+/// supervisor on stdout; repeat until the queue is empty or the supervisor closes stdin. Rendering is one job at a time; the previous
 /// job's publication (fsyncs, renames, ack) overlaps the next job's render on a second thread, so
 /// a worker does not idle in fsync. At most two tracks in memory; a crash gives back both claims.
 public enum Worker {
