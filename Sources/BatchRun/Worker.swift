@@ -115,8 +115,9 @@ public enum Worker {
             let bytes: [UInt8]
             do {
                 bytes = try FileStore.readFile(queue.path(of: claim), maximumBytes: min(limits.maximumInputBytes, limits.maximumMemoryBytes))
-            } catch where error.code == EFBIG {
-                let message = limits.maximumMemoryBytes < limits.maximumInputBytes
+            } catch  where error.code == EFBIG {
+                let message =
+                    limits.maximumMemoryBytes < limits.maximumInputBytes
                     ? "the file is larger than the \(limits.maximumMemoryBytes >> 20) MiB per-job memory limit (--memory-limit)"
                     : "the file is larger than the \(limits.maximumInputBytes)-byte limit"
                 try queue.quarantine(claim, failureClass: .limit, message: message)
@@ -158,7 +159,7 @@ public enum Worker {
                 send(.superseded(job: claim.name))
             }
             return .next
-        } catch where error.isEnvironmental {
+        } catch  where error.isEnvironmental {
             // Disk full, quota, read-only, I/O error: the job is not at fault. Give it back as it
             // was (FileStore already removed any temporary; the previous thumbnail is intact).
             try? queue.giveBack(claim, countsAsAttempt: false)
@@ -249,11 +250,13 @@ enum DetachedThread {
     static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
             return false

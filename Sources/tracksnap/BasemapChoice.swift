@@ -41,7 +41,8 @@ struct BasemapChoice {
         if let source { settings = BasemapSettings(source: source, keeping: styled) }
         guard var settings else {
             if opacity != nil || attribution != nil || offline {
-                throw UsageError(message: "--basemap-opacity, --attribution and --offline need a basemap (--basemap SOURCE or the style's \"basemap\")")
+                throw UsageError(
+                    message: "--basemap-opacity, --attribution and --offline need a basemap (--basemap SOURCE or the style's \"basemap\")")
             }
             return nil
         }
@@ -65,7 +66,7 @@ struct BasemapChoice {
     static func check(_ settings: BasemapSettings, opener: BasemapOpener) throws {
         do {
             _ = try opener.openSource(settings)
-        } catch where error.isTemporary {
+        } catch  where error.isTemporary {
             // Locked by a writer: nothing is wrong with the command, it may work in a minute.
             throw error
         } catch {
