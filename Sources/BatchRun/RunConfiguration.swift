@@ -6,7 +6,17 @@ import ThumbnailCache
 import TrackFormats
 
 /// Everything `tracksnap run` needs. Plain values; every default is here.
-public struct RunConfiguration: Sendable {
+///
+/// The supervisor hands it to its workers whole: it writes it once into the queue
+/// (`RunConfigurationFile`) and starts each worker with that file's path, so a worker renders with
+/// exactly the settings (style, basemap and its content stamp) the run started with.
+public struct RunConfiguration: Sendable, Equatable, Codable {
+    /// The encoding's version: a worker refuses a file written in another. Raise it whenever a
+    /// field is added, removed or changes meaning (every field is required when decoding), so a
+    /// worker of another build says so instead of guessing.
+    public static let currentFormatVersion = 1
+    /// The version this value was written in. Default: `currentFormatVersion`.
+    public var formatVersion = RunConfiguration.currentFormatVersion
     /// The queue folder. Default: "Jobs".
     public var jobsDirectory = "Jobs"
     /// The published site. Default: "Output".
@@ -37,18 +47,11 @@ public struct RunConfiguration: Sendable {
     public var memoryLimitBytes = DecodingLimits().maximumMemoryBytes
     /// What is rendered.
     public var settings = ThumbnailSettings()
-    /// The options that chose `settings` (`--style-text`, `--theme`, `--color-by`), handed to the
-    /// workers. The style file's text is passed, not its path, so every worker renders with the
-    /// bytes the run started with even if the file is edited meanwhile. Default: none.
-    public var styleArguments: [String] = []
     /// Where URL basemap tiles are cached on disk (`--tile-cache`). Default: nil, meaning
     /// `tile-cache/` in the queue folder (`tileCachePath`).
     public var tileCacheDirectory: String? = nil
     /// Use only cached URL tiles, never the network (`--offline`). Default: false.
     public var offlineTiles = false
-    /// The basemap options handed to the workers (set from the command line, with the content
-    /// stamp taken when the run started). Default: none.
-    public var basemapArguments: [String] = []
     /// Whether `listing` may empty a site that lists tracks (`--allow-empty`). Default: false.
     public var allowsEmptySite = false
     /// Whether `listing` was given style or basemap options (`--style`, `--theme`, `--color-by`,
@@ -128,21 +131,26 @@ public struct RunConfiguration: Sendable {
         return opener
     }
 
-    /// The store this configuration names.
+    /// The store this configuration names. A basemap without a content stamp gets one taken now
+    /// (`stampingBasemap`), so every caller keys images by what the source holds.
     public func makeStore() -> ThumbnailStore {
         var settings = settings
+        if let basemap = settings.options.basemap, basemap.contentStamp.isEmpty {
+            settings = stampingBasemap().settings
+        }
         settings.options.limits.maximumMemoryBytes = memoryLimitBytes
         return ThumbnailStore(root: outputDirectory, settings: settings)
     }
 
-    /// The arguments that hand this configuration to a worker process.
-    func workerArguments() -> [String] {
-        [
-            "--jobs", jobsDirectory, "--output", outputDirectory, "--shard", shard.description,
-            "--settle", "\(settleSeconds)", "--lease", "\(leaseSeconds)", "--attempts", "\(maxAttempts)",
-            "--run-deaths", "\(maxRunDeaths)", "--memory-limit", "\(memoryLimitBytes >> 20)",
-            "--job-timeout", "\(jobTimeoutSeconds)",
-        ] + styleArguments + basemapArguments
+    /// This configuration with the basemap's content stamp taken now (`BasemapOpener.contentStamp`),
+    /// so a replaced MBTiles file or tile folder changes the cache key. A run takes it as it
+    /// starts, and its workers use the one it took.
+    public func stampingBasemap() -> RunConfiguration {
+        var stamped = self
+        if let source = settings.options.basemap?.source {
+            stamped.settings.options.basemap?.contentStamp = BasemapOpener.contentStamp(of: source)
+        }
+        return stamped
     }
 }
 

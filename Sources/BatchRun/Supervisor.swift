@@ -60,9 +60,13 @@ public final class Supervisor {
     /// The signal self-pipe's read end (installed as `run` starts).
     private var signals: Int32 = -1
     private let started = monotonicSeconds()
+    /// The configuration file the workers are started with (written as the run starts).
+    private var configurationFile = ""
 
     /// A supervisor for `configuration`, spawning `executable` (this program) as workers.
+    /// The basemap's content stamp is taken now, and the workers key images with this one.
     public init(configuration: RunConfiguration, progress: ProgressMode, executable: String) {
+        let configuration = configuration.stampingBasemap()
         self.configuration = configuration
         queue = configuration.makeQueue()
         store = configuration.makeStore()
@@ -95,6 +99,7 @@ public final class Supervisor {
         do {
             try queue.prepare()
             try store.prepare()
+            try RunConfigurationFile.sweep(queueRoot: queue.layout.root, identity: queue.identity)
             try requeueIfSettingsChanged()
             try requeueUnpublished()
             for failure in try queue.quarantineIrregularJobs() where configuration.shard.contains(jobNamed: failure.job) {
@@ -115,7 +120,15 @@ public final class Supervisor {
         } catch {
             throw .file(error)
         }
-        if total > 0 { try drain() }
+        if total > 0 {
+            do {
+                configurationFile = try RunConfigurationFile.write(configuration, owner: queue.identity)
+            } catch {
+                throw .file(error)
+            }
+            defer { try? FileStore.remove(configurationFile) }
+            try drain()
+        }
 
         let interrupted = aborting || (stopping && !environmentalStop)
         do {
@@ -214,7 +227,7 @@ public final class Supervisor {
 
     private func spawn() throws(RunError) {
         do {
-            children.append(try ChildProcess(executable: executable, arguments: ["tracksnap", "__worker"] + configuration.workerArguments()))
+            children.append(try ChildProcess(executable: executable, arguments: ["tracksnap", "__worker", configurationFile]))
         } catch {
             throw .spawn(error)
         }

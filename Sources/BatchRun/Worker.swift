@@ -9,12 +9,22 @@ import Synchronization
 import ThumbnailCache
 import TileSources
 
-/// The loop of one worker process (`tracksnap __worker`): claim a job, render or find it in the
-/// cache, publish, acknowledge, report one line to the supervisor on stdout; repeat until the
-/// queue is empty or the supervisor closes stdin. Rendering is one job at a time; the previous
+/// The loop of one worker process (`tracksnap __worker FILE`, with the run's configuration file):
+/// claim a job, render or find it in the cache, publish, acknowledge, report one line to the
+/// supervisor on stdout; repeat until the queue is empty or the supervisor closes stdin. Rendering is one job at a time; the previous
 /// job's publication (fsyncs, renames, ack) overlaps the next job's render on a second thread, so
 /// a worker does not idle in fsync. At most two tracks in memory; a crash gives back both claims.
 public enum Worker {
+    /// Reads the run's configuration from `path` (written by the supervisor, `RunConfigurationFile`)
+    /// and runs the loop; a file that cannot be used stops the worker with a message naming it.
+    public static func run(configurationFile path: String) -> Int32 {
+        do throws(RunConfigurationFileError) {
+            return run(try RunConfigurationFile.read(path))
+        } catch {
+            return stop("\(error)", environmental: error.isEnvironmental)
+        }
+    }
+
     /// Runs the loop; returns the process's exit status (0 drained or stopped, 75 environmental).
     public static func run(_ configuration: RunConfiguration) -> Int32 {
         // The supervisor decides about signals (one SIGTERM from systemd to the whole cgroup plus
@@ -22,7 +32,8 @@ public enum Worker {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         if let problem = MemoryFence.install(bytes: configuration.workerMemoryFenceBytes) { StandardError.write("tracksnap: worker: \(problem)\n") }
-        if environment("TRACKSNAP_TEST_CRASH_AT_START") != nil { abort() }
+        let hooks = WorkerTestHooks.fromEnvironment()
+        if hooks.crashesAtStart { abort() }
         var queue = configuration.makeQueue()
         queue.version = configuration.version
         let store = configuration.makeStore()
@@ -46,9 +57,6 @@ public enum Worker {
         defer { try? FileStore.remove(heartbeatPath) }
         Heartbeat.start(path: heartbeatPath, intervalSeconds: min(30, configuration.leaseSeconds / 4))
         let publisher = Publisher(queue: queue)
-        let crashHook = environment("TRACKSNAP_TEST_CRASH_ON")
-        let hangHook = environment("TRACKSNAP_TEST_HANG_ON")
-        let allocationHook = environment("TRACKSNAP_TEST_ALLOCATE_ON")
         while !supervisorAskedToStop() && publisher.stopMessage == nil {
             let candidates: (ready: [ReadyJob], settling: Int)
             do {
@@ -84,9 +92,7 @@ public enum Worker {
                     return stop("cannot claim \(job.name): \(error)", environmental: error.isEnvironmental, publisher: publisher)
                 }
                 send(.claimed(job: claim.name, attempt: claim.attempt))
-                if let crashHook, claim.name.contains(crashHook) { abort() }
-                if let hangHook, claim.name.contains(hangHook) { while true { sleep(60) } }
-                if let allocationHook, claim.name.contains(allocationHook) { exhaustMemory() }
+                hooks.claimed(claim.name)
                 let outcome = process(claim, queue: queue, store: store, scratch: scratch, tiles: tiles, publisher: publisher)
                 if case .stopRun(let message) = outcome { return stop(message, environmental: true, publisher: publisher) }
             }
@@ -94,13 +100,6 @@ public enum Worker {
         publisher.drain()
         if let message = publisher.stopMessage { return stop(message, environmental: true, publisher: publisher) }
         return 0
-    }
-
-    /// The test hook's stand-in for a track whose cost the readers misjudge: grows an array
-    /// until the memory fence stops it.
-    private static func exhaustMemory() -> Never {
-        var hoard: [[UInt8]] = []
-        while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
     }
 
     private enum Outcome {
@@ -116,8 +115,9 @@ public enum Worker {
             let bytes: [UInt8]
             do {
                 bytes = try FileStore.readFile(queue.path(of: claim), maximumBytes: min(limits.maximumInputBytes, limits.maximumMemoryBytes))
-            } catch where error.code == EFBIG {
-                let message = limits.maximumMemoryBytes < limits.maximumInputBytes
+            } catch  where error.code == EFBIG {
+                let message =
+                    limits.maximumMemoryBytes < limits.maximumInputBytes
                     ? "the file is larger than the \(limits.maximumMemoryBytes >> 20) MiB per-job memory limit (--memory-limit)"
                     : "the file is larger than the \(limits.maximumInputBytes)-byte limit"
                 try queue.quarantine(claim, failureClass: .limit, message: message)
@@ -159,7 +159,7 @@ public enum Worker {
                 send(.superseded(job: claim.name))
             }
             return .next
-        } catch where error.isEnvironmental {
+        } catch  where error.isEnvironmental {
             // Disk full, quota, read-only, I/O error: the job is not at fault. Give it back as it
             // was (FileStore already removed any temporary; the previous thumbnail is intact).
             try? queue.giveBack(claim, countsAsAttempt: false)
@@ -218,10 +218,6 @@ public enum Worker {
         var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) > 0
     }
-
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-    }
 }
 
 /// Keeps a worker's heartbeat file fresh so other hosts see its claims are alive.
@@ -254,11 +250,13 @@ enum DetachedThread {
     static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
             return false

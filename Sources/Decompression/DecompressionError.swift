@@ -1,5 +1,5 @@
 /// Limits that keep a compressed file from expanding into unbounded memory (a "zip bomb").
-public struct DecompressionLimits: Sendable, Equatable {
+public struct DecompressionLimits: Sendable, Equatable, Codable {
     /// Most bytes one stream may expand to. Default: 512 MiB.
     public var maximumOutputBytes: Int = 512 << 20
     /// Largest accepted ratio of output to input bytes. Default: 100 (real GPS tracks compress

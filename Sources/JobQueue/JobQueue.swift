@@ -21,6 +21,8 @@ import FileStore
 //   .clock    a file touched to read the file system's idea of now (the reaper's lease clock)
 //   tile-cache/  URL basemap tiles cached across runs (the default `--tile-cache`); no job moves
 //             through it
+//   .run/     a run's configuration (BatchRun.RunConfigurationFile), one 0600 file per supervisor,
+//             read by its workers, removed when the run ends (a dead local run's by the next run)
 //
 // Steps:
 //   claim    rename(new/X, running/X~a<k>~host~pid~start). Success is ownership; ENOENT means

@@ -2,7 +2,7 @@ import ContentHash
 
 /// Which jobs a run takes: shard `index` of `count`, by a stable hash of the job name (SHA-256,
 /// not Swift's per-process-seeded `Hasher`, so every machine agrees).
-public struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
+public struct ShardSelection: Sendable, Equatable, Codable, CustomStringConvertible {
     /// This shard, 0-based.
     public let index: Int
     /// How many shards there are.
@@ -20,6 +20,22 @@ public struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
     public init?(index: Int, count: Int) {
         guard count >= 1, count <= 100_000, index >= 0, index < count else { return nil }
         self.init(uncheckedIndex: index, count: count)
+    }
+
+    /// Decodes "i/N" (the form `description` writes), refusing a shard out of range.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let shard = ShardSelection(parsing: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a shard i/N with 0 <= i < N, found '\(text)'")
+        }
+        self = shard
+    }
+
+    /// Encodes as "i/N".
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 
     /// Parses "i/N".

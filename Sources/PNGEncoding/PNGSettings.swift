@@ -1,9 +1,9 @@
 /// How the PNG is compressed. Defaults are chosen by measurement (performance-notes.md, and
 /// `make bench` on this project): libpng's defaults (adaptive filtering, zlib level 6) take ~5×
 /// longer for files at most ~20% smaller.
-public struct PNGSettings: Sendable, Equatable {
+public struct PNGSettings: Sendable, Equatable, Codable {
     /// The colour layout written.
-    public enum Layout: Sendable, Equatable {
+    public enum Layout: Sendable, Equatable, Codable {
         /// An 8-bit palette when the image has at most 256 distinct opaque colours (exact, fastest
         /// and smallest for a flat map with one anti-aliased stroke colour), otherwise RGB(A).
         /// For snapshots, this also lets the renderer draw straight into a palette image

@@ -5,7 +5,7 @@ import TrackCleaning
 import TrackFormats
 
 /// Everything that decides one render. Plain values; every default is here.
-public struct RenderOptions: Sendable, Equatable {
+public struct RenderOptions: Sendable, Equatable, Codable {
     /// Image width in points. Default: 512.
     public var widthPoints = 512
     /// Image height in points. Default: 512.

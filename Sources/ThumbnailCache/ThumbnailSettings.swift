@@ -11,7 +11,7 @@ public enum ImageRole: String, Sendable, Equatable, Codable {
 }
 
 /// One image rendered for every track.
-public struct ImageSpec: Sendable, Equatable {
+public struct ImageSpec: Sendable, Equatable, Codable {
     /// Width in points.
     public var widthPoints: Int
     /// Height in points.
@@ -44,7 +44,7 @@ public struct ImageSpec: Sendable, Equatable {
 }
 
 /// Everything that decides a batch run's images. Plain values; every default is here.
-public struct ThumbnailSettings: Sendable, Equatable {
+public struct ThumbnailSettings: Sendable, Equatable, Codable {
     /// The images made for each track, thumbnails first. Default: a 320×240-point thumbnail and a
     /// 1280×960-point detail snapshot, each at @1x and @2x.
     public var images = [

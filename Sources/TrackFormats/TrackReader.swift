@@ -11,7 +11,7 @@ public protocol TrackReader: Sendable {
 }
 
 /// Limits that keep a hostile or broken file from using unbounded time or memory.
-public struct DecodingLimits: Sendable, Equatable {
+public struct DecodingLimits: Sendable, Equatable, Codable {
     /// Largest input accepted, in bytes. Default: 1 GiB.
     public var maximumInputBytes: Int = 1 << 30
     /// Most fixes read from one file. Default: 20,000,000 (the memory ceiling below binds first

@@ -8,7 +8,7 @@ import SnapshotRendering
 import TileSources
 
 /// `--basemap SOURCE|none`, `--basemap-opacity X`, `--attribution TEXT`, `--tile-cache DIR` and
-/// `--offline`, shared by `render`, `run` and the worker. Given over the style file's
+/// `--offline`, shared by `render`, `run` and `listing`. Given over the style file's
 /// `basemap`, they win.
 struct BasemapChoice {
     /// `--basemap`: a source, or "none" to draw the grid whatever the style says.
@@ -17,8 +17,6 @@ struct BasemapChoice {
     var attribution: String?
     var tileCache: String?
     var offline = false
-    /// `--basemap-stamp` (worker only): the content stamp the supervisor took when the run started.
-    var stamp: String?
 
     /// Whether an option that changes the images was given (`--tile-cache` and `--offline` do not).
     var givesSettings: Bool { source != nil || opacity != nil || attribution != nil }
@@ -31,7 +29,6 @@ struct BasemapChoice {
         case "--attribution": attribution = try scanner.value()
         case "--tile-cache": tileCache = try scanner.value()
         case "--offline": offline = true
-        case "--basemap-stamp": stamp = try scanner.value()
         default: return false
         }
         return true
@@ -44,14 +41,15 @@ struct BasemapChoice {
         if let source { settings = BasemapSettings(source: source, keeping: styled) }
         guard var settings else {
             if opacity != nil || attribution != nil || offline {
-                throw UsageError(message: "--basemap-opacity, --attribution and --offline need a basemap (--basemap SOURCE or the style's \"basemap\")")
+                throw UsageError(
+                    message: "--basemap-opacity, --attribution and --offline need a basemap (--basemap SOURCE or the style's \"basemap\")")
             }
             return nil
         }
         if let opacity { settings.opacity = opacity }
         if let attribution { settings.attribution = attribution }
         if let problem = settings.validationProblem() { throw UsageError(message: problem) }
-        settings.contentStamp = stamp ?? BasemapOpener.contentStamp(of: settings.source)
+        // The content stamp is the library's to take (RunConfiguration.stampingBasemap).
         return settings
     }
 
@@ -68,7 +66,7 @@ struct BasemapChoice {
     static func check(_ settings: BasemapSettings, opener: BasemapOpener) throws {
         do {
             _ = try opener.openSource(settings)
-        } catch where error.isTemporary {
+        } catch  where error.isTemporary {
             // Locked by a writer: nothing is wrong with the command, it may work in a minute.
             throw error
         } catch {
@@ -76,24 +74,14 @@ struct BasemapChoice {
         }
     }
 
-    /// Resolves over a configuration's style, records the worker options (after the style's,
-    /// so they win; with the content stamp taken now, so every worker keys images alike) and,
-    /// when `checking`, opens the source once so a bad one fails before the run starts.
+    /// Resolves over a configuration's style (these options win) and, when `checking`, opens
+    /// the source once so a bad one fails before the run starts.
     func apply(to configuration: inout RunConfiguration, checking: Bool) throws {
         let settings = try resolve(over: configuration.settings.options.basemap)
         configuration.settings.options.basemap = settings
         if let tileCache { configuration.tileCacheDirectory = tileCache }
         configuration.offlineTiles = offline
-        guard let settings else {
-            configuration.basemapArguments = ["--basemap", "none"]
-            return
-        }
-        if checking { try Self.check(settings, opener: configuration.makeBasemapOpener()) }
-        var arguments = ["--basemap", settings.source, "--basemap-opacity", "\(settings.opacity)", "--basemap-stamp", settings.contentStamp]
-        if let attribution = settings.attribution { arguments += ["--attribution", attribution] }
-        arguments += ["--tile-cache", configuration.tileCachePath]
-        if offline { arguments.append("--offline") }
-        configuration.basemapArguments = arguments
+        if checking, let settings { try Self.check(settings, opener: configuration.makeBasemapOpener()) }
     }
 
     /// Where `render` caches URL tiles: `$XDG_CACHE_HOME/tracksnap/tiles`, else

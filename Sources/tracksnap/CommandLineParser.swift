@@ -15,8 +15,9 @@ enum Command {
     case retry(RetryRequest)
     case forget(ForgetRequest)
     case listing(RunConfiguration)
-    /// Internal: one worker process of `run` (not in --help; started by the supervisor).
-    case worker(RunConfiguration)
+    /// Internal: one worker process of `run` (not in --help; started by the supervisor with the
+    /// path of the run's configuration file).
+    case worker(configurationFile: String)
 }
 
 /// `tracksnap render` with its options.
@@ -81,7 +82,9 @@ enum CommandLineParser {
         case "retry": return try parseRetry(&scanner)
         case "forget": return try parseForget(&scanner)
         case "listing": return try parseListing(&scanner)
-        case "__worker": return .worker(try parseWorker(&scanner, environment: environment))
+        case "__worker":
+            guard arguments.count == 2 else { throw UsageError(message: "__worker takes the path of a run configuration file") }
+            return .worker(configurationFile: arguments[1])
         default: throw UsageError(message: "unknown command '\(first)'")
         }
     }
@@ -288,28 +291,7 @@ enum CommandLineParser {
         return .listing(configuration)
     }
 
-    private static func parseWorker(_ scanner: inout ArgumentScanner, environment: [String: String]) throws -> RunConfiguration {
-        var configuration = baseConfiguration(environment)
-        var style = StyleChoice()
-        var basemap = BasemapChoice()
-        while let argument = scanner.next() {
-            if try style.parse(argument, &scanner) { continue }
-            if try basemap.parse(argument, &scanner) { continue }
-            if try parseShared(argument, &scanner, into: &configuration) { continue }
-            switch argument {
-            case "--shard":
-                let text = try scanner.value()
-                guard let shard = ShardSelection(parsing: text) else { throw UsageError(message: "bad --shard '\(text)'") }
-                configuration.shard = shard
-            default: throw UsageError(message: "unknown worker option '\(argument)'")
-            }
-        }
-        try style.apply(to: &configuration)
-        try basemap.apply(to: &configuration, checking: false)
-        return configuration
-    }
-
-    /// Options `run`, `listing` and the worker share. Returns false when `argument` is not one.
+    /// Options `run` and `listing` share. Returns false when `argument` is not one.
     private static func parseShared(_ argument: String, _ scanner: inout ArgumentScanner, into configuration: inout RunConfiguration) throws -> Bool {
         switch argument {
         case "--jobs": configuration.jobsDirectory = try scanner.value()

@@ -162,8 +162,9 @@ enum QueueCommands {
         return .success
     }
 
-    static func worker(_ configuration: RunConfiguration) -> ExitStatus {
-        ExitStatus(rawValue: Worker.run(configuration)) ?? .unexpected
+    /// One worker process of `run`, with the configuration the supervisor wrote to `path`.
+    static func worker(configurationFile path: String) -> ExitStatus {
+        ExitStatus(rawValue: Worker.run(configurationFile: path)) ?? .unexpected
     }
 
     /// This program's own path, to start workers with (independent of PATH and the current directory).

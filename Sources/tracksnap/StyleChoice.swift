@@ -4,7 +4,7 @@ import SnapshotRendering
 import ThumbnailCache
 
 /// `--style FILE`, `--theme light|dark` and `--color-by none|speed|elevation`, shared by `render`,
-/// `run`, `listing` and the worker (which gets the file's text as `--style-text`).
+/// `run` and `listing`.
 struct StyleChoice {
     /// The style file's name, for error messages.
     var file = "style"
@@ -29,8 +29,6 @@ struct StyleChoice {
                 throw UsageError(message: "--style: cannot read '\(path)': \(error)")
             }
             file = path
-        case "--style-text":
-            text = Array(try scanner.value().utf8)
         case "--theme":
             let value = try scanner.value()
             guard let parsed = Theme(rawValue: value) else {
@@ -67,16 +65,12 @@ struct StyleChoice {
         return settings
     }
 
-    /// Resolves into a run configuration and records the options its workers need.
+    /// Resolves into a run configuration (whose settings the workers get whole, the style file's
+    /// values included, so every worker renders with what the file said when the run started).
     func apply(to configuration: inout RunConfiguration) throws {
         guard !isEmpty else { return }
         // Over the configuration's settings, so the renderer version (an environment override in
         // tests) is kept.
         configuration.settings = try resolve(base: configuration.settings)
-        var arguments: [String] = []
-        if let text { arguments += ["--style-text", String(decoding: text, as: UTF8.self)] }
-        if let theme { arguments += ["--theme", theme.rawValue] }
-        if let coloring { arguments += ["--color-by", coloring.rawValue] }
-        configuration.styleArguments = arguments
     }
 }

@@ -12,7 +12,11 @@ for index in 1..<Int(CommandLine.argc) {
     guard let raw = CommandLine.unsafeArgv[index] else { continue }
     let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
     if String(validating: bytes, as: UTF8.self) == nil {
-        exit(ExitStatus.report(UsageError(message: "argument \(index) ('\(FileStore.escapedName(bytes))') is not valid UTF-8; TrackSnap needs UTF-8 paths: rename the file")).rawValue)
+        exit(
+            ExitStatus.report(
+                UsageError(
+                    message: "argument \(index) ('\(FileStore.escapedName(bytes))') is not valid UTF-8; TrackSnap needs UTF-8 paths: rename the file")
+            ).rawValue)
     }
 }
 let status: ExitStatus
@@ -41,8 +45,8 @@ do {
         status = try QueueCommands.forget(request)
     case .listing(let configuration):
         status = try QueueCommands.listing(configuration)
-    case .worker(let configuration):
-        status = QueueCommands.worker(configuration)
+    case .worker(let path):
+        status = QueueCommands.worker(configurationFile: path)
     }
 } catch {
     status = ExitStatus.report(error)
