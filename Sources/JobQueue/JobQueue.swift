@@ -168,7 +168,10 @@ public struct JobQueue: Sendable {
     /// this version as the job's content.
     @discardableResult
     public func acknowledge(_ claim: Claim) throws(FileError) -> Bool {
-        if FileStore.exists(layout.new + "/" + claim.name) {
+        // Any ready copy (NAME, or NAME~a1 given back, NAME~a0r1 reaped) came later than this
+        // claim: enqueue removed every older one when it staged the version this claim holds.
+        let ready = try FileStore.listDirectory(layout.new)
+        if ready.contains(where: { !JobName.isIgnored($0) && JobName.parseReady($0).name == claim.name }) {
             try FileStore.remove(path(of: claim))
             return false
         }
@@ -177,12 +180,32 @@ public struct JobQueue: Sendable {
         return true
     }
 
-    /// Puts a finished job back in new/ (settings changed, images lost), unless a newer copy of
-    /// it already waits there: moving done/ over it would replace the newer version with the
-    /// older one. Returns whether it moved.
-    public func requeueFinished(_ name: String) throws(FileError) -> Bool {
-        guard !FileStore.exists(layout.new + "/" + name) else { return false }
+    /// Puts a finished job back in new/ (settings changed, images lost), unless another version
+    /// of it is live (`liveJobNames`, or the queue's folders read now when nil): a copy waiting
+    /// in new/ under any counts, a claim in running/ (a dead run's too: the reaper gives it back)
+    /// or a quarantine is newer than done/, and a second live copy would let the older version
+    /// win. Returns whether it moved.
+    public func requeueFinished(_ name: String, liveJobNames: Set<String>? = nil) throws(FileError) -> Bool {
+        let live: Set<String>
+        if let liveJobNames { live = liveJobNames } else { live = try self.liveJobNames() }
+        guard !live.contains(name) else { return false }
         return try FileStore.move(layout.done + "/" + name, to: layout.new + "/" + name)
+    }
+
+    /// The names of the jobs with a copy in new/ (any counts), running/ (any claim, its name
+    /// parsed or not) or failed/: read once for a pass of `requeueFinished`.
+    public func liveJobNames() throws(FileError) -> Set<String> {
+        var names = Set<String>()
+        for fileName in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(fileName) {
+            names.insert(JobName.parseReady(fileName).name)
+        }
+        for fileName in try FileStore.listDirectory(layout.running) where !fileName.hasPrefix(".") {
+            names.insert(Claim(fileName: fileName)?.name ?? Self.looseClaim(fileName).name)
+        }
+        for fileName in try FileStore.listDirectory(layout.failed) where !fileName.hasPrefix(".") && !fileName.hasSuffix(".error") {
+            names.insert(fileName)
+        }
+        return names
     }
 
     /// Whether a claim still exists (a superseded one was removed by enqueue or `forget`).
