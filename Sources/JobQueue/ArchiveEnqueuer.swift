@@ -229,19 +229,29 @@ public struct ArchiveEnqueuer: Sendable {
     /// staged job that is not the staged file itself. An older version may have come back into
     /// new/ meanwhile under another name (`NAME~a0r1` from the reaper, `NAME~a1` from a worker)
     /// or been claimed from there; left beside the new version, it could finish last and land in
-    /// done/ over it. One listing of new/ and one of running/ for the whole call.
+    /// done/ over it. One listing of new/ and one of running/ for the whole call. A name whose
+    /// staged file is nowhere any more (another enqueue renamed a later copy over it) is left
+    /// alone: the copies there are newer.
     private func removeOlderCopies(ofStaged stagedInodes: [String: UInt64]) throws(FileError) {
         guard !stagedInodes.isEmpty else { return }
-        var paths: [(path: String, jobName: String)] = []
+        var others: [(path: String, jobName: String)] = []
+        var stagedFound = Set<String>()
+        func look(at path: String, jobName: String) throws(FileError) {
+            guard let inode = stagedInodes[jobName], let status = try FileStore.status(path) else { return }
+            if status.inode == inode { stagedFound.insert(jobName) } else { others.append((path, jobName)) }
+        }
         for fileName in try FileStore.listDirectory(queue.layout.new) where !JobName.isIgnored(fileName) {
-            paths.append((queue.layout.new + "/" + fileName, JobName.parseReady(fileName).name))
+            try look(at: queue.layout.new + "/" + fileName, jobName: JobName.parseReady(fileName).name)
         }
         for fileName in try FileStore.listDirectory(queue.layout.running) where !fileName.hasPrefix(".") {
             guard let claim = Claim(fileName: fileName) else { continue }
-            paths.append((queue.layout.running + "/" + fileName, claim.name))
+            try look(at: queue.layout.running + "/" + fileName, jobName: claim.name)
         }
-        for (path, jobName) in paths {
-            guard let inode = stagedInodes[jobName], let status = try FileStore.status(path), status.inode != inode else { continue }
+        for (_, jobName) in others where !stagedFound.contains(jobName) {
+            // Finished already: done/ holds the staged version, and an older copy must not follow it.
+            if try FileStore.status(queue.layout.done + "/" + jobName)?.inode == stagedInodes[jobName] { stagedFound.insert(jobName) }
+        }
+        for (path, jobName) in others where stagedFound.contains(jobName) {
             try FileStore.remove(path)
         }
     }
