@@ -200,7 +200,8 @@ public struct ArchiveEnqueuer: Sendable {
                         index.remove(path: path)
                         continue
                     }
-                    try queue.removeCopies(of: entry.jobName, readyFileNames: readyFileNames[entry.jobName] ?? [], keepingInode: nil, includingDone: true)
+                    try queue.removeCopies(
+                        of: entry.jobName, readyFileNames: readyFileNames[entry.jobName] ?? [], keepingInode: nil, includingDone: true)
                     index.remove(jobName: entry.jobName)
                     report.forgotten.append(path)
                 }
