@@ -94,8 +94,8 @@ enum QueueCommands {
             StandardError.write(
                 "tracksnap: forgot \(report.forgotten.count) job(s); the next 'tracksnap run' or 'tracksnap listing' takes them off the site and removes their images and pages\n")
         }
-        let finished = ((try? FileStore.listDirectory(queue.layout.done)) ?? []).filter { !$0.hasPrefix(".") }
-        if !report.forgotten.isEmpty && finished.isEmpty {
+        let left = try? QueueStatus.read(queue)
+        if !report.forgotten.isEmpty, let left, left.done == 0 && left.queued == 0 && left.running == 0 {
             // An empty done/ is what an unmounted share looks like: run and listing refuse to empty a site over it.
             StandardError.write(
                 "tracksnap: forget: no finished job is left, so 'tracksnap run' and 'tracksnap listing' leave the site as it is; 'tracksnap listing --allow-empty' empties it\n")
