@@ -160,8 +160,9 @@ public final class Supervisor {
         let previous = (try? FileStore.readFile(store.settingsStampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
         guard previous != stamp else { return }
         var moved = 0
+        let live = try queue.liveJobNames()
         for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
-            if try queue.requeueFinished(job) { moved += 1 }
+            if try queue.requeueFinished(job, liveJobNames: live) { moved += 1 }
         }
         if moved > 0 { reporter.note("render settings changed: \(moved) finished job(s) queued again") }
         try FileStore.writeAtomically(Array(stamp.utf8), to: store.settingsStampPath)
@@ -173,8 +174,9 @@ public final class Supervisor {
     private func requeueUnpublished() throws(FileError) {
         let found = try listing.unpublishedJobs()
         var incomplete = 0
+        let live = try queue.liveJobNames()
         for job in found.incomplete where configuration.shard.contains(jobNamed: job) {
-            if try queue.requeueFinished(job) { incomplete += 1 }
+            if try queue.requeueFinished(job, liveJobNames: live) { incomplete += 1 }
         }
         if incomplete > 0 { reporter.note("\(incomplete) finished job(s) were drawn with missing map tiles: queued again") }
         let jobs = found.lost.filter { configuration.shard.contains(jobNamed: $0) }
@@ -189,7 +191,7 @@ public final class Supervisor {
             let path = queue.layout.done + "/" + job
             let inode = try FileStore.status(path)?.inode
             let isArchiveFile = inode != nil && inode == archiveInodes[job]
-            guard try queue.requeueFinished(job) else { continue }
+            guard try queue.requeueFinished(job, liveJobNames: live) else { continue }
             if isArchiveFile { changed += 1 } else { lost += 1 }
         }
         if changed > 0 {

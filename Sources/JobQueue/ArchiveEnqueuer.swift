@@ -28,8 +28,8 @@ public struct EnqueueReport: Sendable, Equatable {
     public var skipped: [Skip] = []
     /// With `mirrors`: archive files gone since they were queued, whose jobs were forgotten.
     public var forgotten: [String] = []
-    /// With `mirrors`: folders where every file queued before is gone (an unmounted disk looks
-    /// like an empty folder), so nothing under them was forgotten.
+    /// With `mirrors`: folders that are missing or where every file queued before is gone (an
+    /// unmounted disk looks like that), so nothing in them was forgotten.
     public var mirrorRefused: [String] = []
 
     /// A path not queued, and why.
@@ -102,6 +102,7 @@ public struct ArchiveEnqueuer: Sendable {
         for fileName in try FileStore.listDirectory(queue.layout.new) where !JobName.isIgnored(fileName) {
             readyFileNames[JobName.parseReady(fileName).name, default: []].append(fileName)
         }
+        var stagedInodes: [String: UInt64] = [:]
         for path in paths {
             guard let status = try FileStore.statusFollowingLinks(path) else { throw FileError("find", path, code: 2) }
             var files: [(String, FileStatus)] = []
@@ -136,12 +137,17 @@ public struct ArchiveEnqueuer: Sendable {
                     continue
                 }
                 let jobName = JobName.forArchiveFile(absolutePath: file)
+                if index.isUnchanged(path: file, status: status)?.isForgotten == true {
+                    report.skippedQuietly["forgotten ('tracksnap forget') and unchanged since", default: 0] += 1
+                    continue
+                }
                 if let entry = index.isUnchanged(path: file, status: status), entry.jobName == jobName, jobExists(jobName) {
                     report.unchanged += 1
                     continue
                 }
                 do {
-                    if try stage(file, jobName: jobName, readyFileNames: readyFileNames[jobName] ?? []) { report.copied += 1 }
+                    stagedInodes[jobName] = try stage(file, jobName: jobName, readyFileNames: readyFileNames[jobName] ?? [])
+                    report.copied += 1
                 } catch  where error.path == file || !error.isEnvironmental {
                     // One unreadable file (permissions, an I/O error on a bad sector) must not keep
                     // the rest of the archive out, nor make cron retry forever. A full or
@@ -153,32 +159,60 @@ public struct ArchiveEnqueuer: Sendable {
                 report.queued += 1
             }
         }
-        if mirrors { try forgetDeletedFiles(under: paths, index: &index, readyFileNames: readyFileNames, report: &report) }
+        try removeOlderCopies(ofStaged: stagedInodes)
+        if mirrors {
+            // new/ read again: the walk may have taken minutes, and copies came and went.
+            var readyNow: [String: [String]] = [:]
+            for fileName in try FileStore.listDirectory(queue.layout.new) where !JobName.isIgnored(fileName) {
+                readyNow[JobName.parseReady(fileName).name, default: []].append(fileName)
+            }
+            try forgetDeletedFiles(under: paths, index: &index, readyFileNames: readyNow, report: &report)
+        }
         if report.queued > 0 { try FileStore.syncDirectory(queue.layout.new) }
         try index.save(queue.layout.archiveIndex)
         return report
     }
 
     /// `--mirror`: forgets the jobs of indexed archive files under `paths` that no longer exist,
-    /// unless every indexed file under a path is gone (then it is more likely unmounted).
+    /// except in a folder that is missing or whose every indexed file is gone: an unmounted
+    /// disk (`/archive/phone` under `/archive`) looks like that, and done/ may hold the only
+    /// copy of its tracks. Such folders are named in `mirrorRefused`.
     private func forgetDeletedFiles(
         under paths: [String], index: inout ArchiveIndex, readyFileNames: [String: [String]], report: inout EnqueueReport
     ) throws(FileError) {
         for root in paths.map(Self.absolute) {
             let prefix = root == "/" ? root : root + "/"
-            let under = index.entries.filter { $0.key == root || $0.key.hasPrefix(prefix) }
-            let gone = under.filter { (try? FileStore.statusFollowingLinks($0.key)) ?? nil == nil }
-            guard !gone.isEmpty else { continue }
-            guard gone.count < under.count else {
-                report.mirrorRefused.append(root)
-                continue
+            var folders: [String: (indexed: Int, gone: [(path: String, entry: ArchiveIndex.Entry)])] = [:]
+            for (path, entry) in index.entries where path == root || path.hasPrefix(prefix) {
+                let folder = Self.parentFolder(of: path)
+                folders[folder, default: (0, [])].indexed += 1
+                if (try? FileStore.statusFollowingLinks(path)) ?? nil == nil { folders[folder, default: (0, [])].gone.append((path, entry)) }
             }
-            for (path, entry) in gone.sorted(by: { $0.key < $1.key }) {
-                try queue.removeCopies(of: entry.jobName, readyFileNames: readyFileNames[entry.jobName] ?? [], keepingInode: nil, includingDone: true)
-                index.remove(jobName: entry.jobName)
-                report.forgotten.append(path)
+            for (folder, files) in folders.sorted(by: { $0.key < $1.key }) where !files.gone.isEmpty {
+                let isThere = ((try? FileStore.statusFollowingLinks(folder)) ?? nil)?.isDirectory == true
+                guard isThere && files.gone.count < files.indexed else {
+                    if !report.mirrorRefused.contains(folder) { report.mirrorRefused.append(folder) }
+                    continue
+                }
+                for (path, entry) in files.gone.sorted(by: { $0.path < $1.path }) {
+                    // A tombstone's job is gone already: only the entry goes.
+                    guard !entry.isForgotten else {
+                        index.remove(path: path)
+                        continue
+                    }
+                    try queue.removeCopies(
+                        of: entry.jobName, readyFileNames: readyFileNames[entry.jobName] ?? [], keepingInode: nil, includingDone: true)
+                    index.remove(jobName: entry.jobName)
+                    report.forgotten.append(path)
+                }
             }
         }
+    }
+
+    /// The folder holding `path` ("/" for a file at the root).
+    static func parentFolder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     private func jobExists(_ name: String) -> Bool {
@@ -192,24 +226,55 @@ public struct ArchiveEnqueuer: Sendable {
         return claims.contains { Claim(fileName: $0)?.name == name }
     }
 
+    /// After the whole archive was staged (which can take minutes): removes every copy of each
+    /// staged job that is not the staged file itself. An older version may have come back into
+    /// new/ meanwhile under another name (`NAME~a0r1` from the reaper, `NAME~a1` from a worker)
+    /// or been claimed from there; left beside the new version, it could finish last and land in
+    /// done/ over it. One listing of new/ and one of running/ for the whole call. A name whose
+    /// staged file is nowhere any more (another enqueue renamed a later copy over it) is left
+    /// alone: the copies there are newer.
+    private func removeOlderCopies(ofStaged stagedInodes: [String: UInt64]) throws(FileError) {
+        guard !stagedInodes.isEmpty else { return }
+        var others: [(path: String, jobName: String)] = []
+        var stagedFound = Set<String>()
+        func look(at path: String, jobName: String) throws(FileError) {
+            guard let inode = stagedInodes[jobName], let status = try FileStore.status(path) else { return }
+            if status.inode == inode { stagedFound.insert(jobName) } else { others.append((path, jobName)) }
+        }
+        for fileName in try FileStore.listDirectory(queue.layout.new) where !JobName.isIgnored(fileName) {
+            try look(at: queue.layout.new + "/" + fileName, jobName: JobName.parseReady(fileName).name)
+        }
+        for fileName in try FileStore.listDirectory(queue.layout.running) where !fileName.hasPrefix(".") {
+            guard let claim = Claim(fileName: fileName) else { continue }
+            try look(at: queue.layout.running + "/" + fileName, jobName: claim.name)
+        }
+        for (_, jobName) in others where !stagedFound.contains(jobName) {
+            // Finished already: done/ holds the staged version, and an older copy must not follow it.
+            if try FileStore.status(queue.layout.done + "/" + jobName)?.inode == stagedInodes[jobName] { stagedFound.insert(jobName) }
+        }
+        for (path, jobName) in others where stagedFound.contains(jobName) {
+            try FileStore.remove(path)
+        }
+    }
+
     /// Copies into tmp/ (owner read-only), then renames into new/, superseding every older copy
     /// of the job (see "versions" in JobQueue.swift): once before the rename, so that no older
-    /// version can be claimed beside it, and once after, for a claim made in between. Returns
-    /// true (it copied).
-    private func stage(_ file: String, jobName: String, readyFileNames: [String]) throws(FileError) -> Bool {
+    /// version can be claimed beside it, and once after, for a claim made in between (and
+    /// `removeOlderCopies` once the whole call has staged). Returns the staged file's inode.
+    private func stage(_ file: String, jobName: String, readyFileNames: [String]) throws(FileError) -> UInt64 {
         let staged = queue.layout.tmp + "/" + TemporaryName.make(for: jobName)
         // The copy keeps the file's mtime: the listing dates a track without times by it.
         try FileStore.copyFile(file, to: staged, permissions: 0o400, maximumBytes: maximumFileBytes, keepsModificationTime: true)
-        do {
-            let inode = try FileStore.status(staged)?.inode
+        do throws(FileError) {
+            guard let inode = try FileStore.status(staged)?.inode else { throw FileError("find", staged, code: ENOENT) }
             try queue.removeCopies(of: jobName, readyFileNames: readyFileNames, keepingInode: inode)
             try FileStore.move(staged, to: queue.layout.new + "/" + jobName)
             try queue.removeCopies(of: jobName, readyFileNames: [], keepingInode: inode)
+            return inode
         } catch {
             try? FileStore.remove(staged)
             throw error
         }
-        return true
     }
 
     /// Collects track files under `directory`: dot-prefixed names are skipped, symbolic links to

@@ -15,9 +15,16 @@ public struct ArchiveIndex: Sendable {
         public var modificationNanoseconds: Int64
         /// Inode when queued.
         public var inode: UInt64
-        /// The job name it was queued under.
+        /// The job name it was queued under, or `ArchiveIndex.forgottenJobName`.
         public var jobName: String
+
+        /// Whether this is the tombstone of a file `tracksnap forget` took off while it was
+        /// still in the archive: enqueue skips the file until its size, mtime or inode change.
+        public var isForgotten: Bool { jobName == ArchiveIndex.forgottenJobName }
     }
+
+    /// The job name of a tombstone: it holds a "/", so it names no job.
+    public static let forgottenJobName = "/forgotten"
 
     /// Entries by absolute archive path.
     public private(set) var entries: [String: Entry] = [:]
@@ -43,6 +50,16 @@ public struct ArchiveIndex: Sendable {
             sizeBytes: status.sizeBytes, modificationNanoseconds: status.modificationNanoseconds, inode: status.inode, jobName: jobName)
     }
 
+    /// Records that the file at `path`, as `status` describes it, was forgotten (a tombstone).
+    public mutating func recordForgotten(path: String, status: FileStatus) {
+        record(path: path, status: status, jobName: Self.forgottenJobName)
+    }
+
+    /// Removes the entry of one archive file.
+    public mutating func remove(path: String) {
+        entries[path] = nil
+    }
+
     /// Removes the entries of a job (`tracksnap forget`); returns how many there were.
     @discardableResult
     public mutating func remove(jobName: String) -> Int {
@@ -62,7 +79,7 @@ public struct ArchiveIndex: Sendable {
     /// The original archive path of each job name (for the listing's "source").
     public var pathsByJobName: [String: String] {
         var paths: [String: String] = [:]
-        for (path, entry) in entries { paths[entry.jobName] = path }
+        for (path, entry) in entries where !entry.isForgotten { paths[entry.jobName] = path }
         return paths
     }
 

@@ -43,24 +43,28 @@ import FileStore
 //            name cannot be read (no pid, a hand-made name) has no owner to check: it is stale
 //            once the later of its mtime and ctime is older than the lease.
 //   versions one job name = one archive file, which the user may edit. At most one version of a
-//            job is live (in new/, running/ or failed/) and the newest queued wins, whatever
-//            finishes last. So: enqueue supersedes: before and after renaming the new copy into
-//            new/NAME it removes every other copy of NAME from new/ (NAME~a<k>…), running/
-//            (claims, live or dead: their workers' acks then find nothing) and failed/ (with the
-//            sidecar); done/NAME stays listed until the new version replaces it. The reaper
-//            removes, and does not give back, a stale claim whose job has a copy in new/ (that
-//            copy came later). An ack finding new/NAME removes its claim instead of moving it to
-//            done/: a newer version was queued while it ran. A superseded worker reports
-//            nothing as published; its images are orphans the next pruning listing removes.
-//            Moving done/ back to new/ (settings changed, images lost) skips a job with a
-//            newer copy waiting in new/.
+//            job is live (in new/, running/ or failed/), and the one enqueue copied last from the
+//            archive wins, whatever finishes last. So: enqueue supersedes: before and after
+//            renaming its copy into new/NAME it removes every other copy of NAME from new/
+//            (NAME~a<k>…), running/ (claims, live or dead: their workers' acks then find
+//            nothing) and failed/ (with the sidecar), and once the whole call has staged, it
+//            removes again from new/ and running/ every copy of those names but its own inode
+//            (an older one given back or reaped meanwhile). done/NAME stays listed until the new
+//            version replaces it. Nothing else puts an older version in new/ beside a live one:
+//            moving done/ back to new/ (settings changed, images lost) skips a job with any live
+//            copy, which is newer than done/. So a copy in new/ is newer than any claim of its
+//            job: the reaper removes, and does not give back, a stale claim whose job has a copy
+//            in new/, and an ack finding any ready copy of NAME removes its claim instead of
+//            moving it to done/. A superseded worker reports nothing as published; its images
+//            are orphans the next pruning listing removes.
 //   requeue  rename(done/X, new/X) when the run's settings changed or a job's images are missing
-//            (`requeueFinished`), skipped when new/X exists (see versions).
+//            (`requeueFinished`), skipped when X has any live copy (see versions).
 //   retry    `tracksnap retry`: rename(failed/X, new/X) with attempts and interruptions reset, then
 //            remove the sidecar.
 //   forget   `tracksnap forget` removes a job from every folder and from the archive index; the
 //            next listing drops it from the site (a track deleted from the archive otherwise
-//            stays: done/ holds its bytes, the site is a history).
+//            stays: done/ holds its bytes, the site is a history). An archive file still there
+//            keeps a tombstone in the index, so enqueue skips it until it changes.
 //   mtimes   enqueue's copy keeps the archive file's mtime (the listing dates a track without
 //            times by it), so a claim's own mtime says nothing about its worker: heartbeat files do.
 //
@@ -170,7 +174,10 @@ public struct JobQueue: Sendable {
     /// this version as the job's content.
     @discardableResult
     public func acknowledge(_ claim: Claim) throws(FileError) -> Bool {
-        if FileStore.exists(layout.new + "/" + claim.name) {
+        // Any ready copy (NAME, or NAME~a1 given back, NAME~a0r1 reaped) came later than this
+        // claim: enqueue removed every older one when it staged the version this claim holds.
+        let ready = try FileStore.listDirectory(layout.new)
+        if ready.contains(where: { !JobName.isIgnored($0) && JobName.parseReady($0).name == claim.name }) {
             try FileStore.remove(path(of: claim))
             return false
         }
@@ -179,12 +186,32 @@ public struct JobQueue: Sendable {
         return true
     }
 
-    /// Puts a finished job back in new/ (settings changed, images lost), unless a newer copy of
-    /// it already waits there: moving done/ over it would replace the newer version with the
-    /// older one. Returns whether it moved.
-    public func requeueFinished(_ name: String) throws(FileError) -> Bool {
-        guard !FileStore.exists(layout.new + "/" + name) else { return false }
+    /// Puts a finished job back in new/ (settings changed, images lost), unless another version
+    /// of it is live (`liveJobNames`, or the queue's folders read now when nil): a copy waiting
+    /// in new/ under any counts, a claim in running/ (a dead run's too: the reaper gives it back)
+    /// or a quarantine is newer than done/, and a second live copy would let the older version
+    /// win. Returns whether it moved.
+    public func requeueFinished(_ name: String, liveJobNames: Set<String>? = nil) throws(FileError) -> Bool {
+        let live: Set<String>
+        if let liveJobNames { live = liveJobNames } else { live = try self.liveJobNames() }
+        guard !live.contains(name) else { return false }
         return try FileStore.move(layout.done + "/" + name, to: layout.new + "/" + name)
+    }
+
+    /// The names of the jobs with a copy in new/ (any counts), running/ (any claim, its name
+    /// parsed or not) or failed/: read once for a pass of `requeueFinished`.
+    public func liveJobNames() throws(FileError) -> Set<String> {
+        var names = Set<String>()
+        for fileName in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(fileName) {
+            names.insert(JobName.parseReady(fileName).name)
+        }
+        for fileName in try FileStore.listDirectory(layout.running) where !fileName.hasPrefix(".") {
+            names.insert(Claim(fileName: fileName)?.name ?? Self.looseClaim(fileName).name)
+        }
+        for fileName in try FileStore.listDirectory(layout.failed) where !fileName.hasPrefix(".") && !fileName.hasSuffix(".error") {
+            names.insert(fileName)
+        }
+        return names
     }
 
     /// Whether a claim still exists (a superseded one was removed by enqueue or `forget`).

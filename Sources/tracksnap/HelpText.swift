@@ -143,7 +143,11 @@ enum HelpText {
         Removes each job (a name as 'tracksnap status' lists it, or the path of its archive
         file, which may be deleted already) from DIR/new, DIR/running, DIR/done and DIR/failed
         and from the archive index. The next 'tracksnap run' or 'tracksnap listing' drops the
-        track from the site and removes its images and detail page.
+        track from the site and removes its images and detail page. An archive file that is
+        still there is not queued again by 'tracksnap enqueue' until it changes (then it is a
+        new version). Once no finished job is left, run and listing keep the site as it is
+        (an empty queue looks like an unmounted one): 'tracksnap listing --allow-empty'
+        empties it.
 
         A track deleted from the archive is not forgotten by itself: it stays on the site (the
         queue keeps a copy of its bytes), because the site is a history and an archive folder
@@ -178,8 +182,9 @@ enum HelpText {
         OPTIONS
           --jobs DIR     the queue folder (default Jobs)
           --mirror       also forget the tracks of files under PATH that were deleted since they
-                         were queued (the next run or listing takes them off the site); when
-                         every file queued from a PATH is gone, nothing is forgotten (exit 1)
+                         were queued (the next run or listing takes them off the site); in a
+                         folder that is missing or whose every queued file is gone (not
+                         mounted?), nothing is forgotten (exit 1)
           -q, --quiet    no summary line
         """
 

@@ -37,7 +37,7 @@ enum QueueCommands {
         }
         for folder in report.mirrorRefused {
             StandardError.write(
-                "tracksnap: enqueue: --mirror forgot nothing under \(FileStore.quoted(folder)): every file queued from it is gone (not mounted?); 'tracksnap forget' removes tracks by name\n")
+                "tracksnap: enqueue: --mirror forgot nothing in \(FileStore.quoted(folder)): it is missing or every file queued from it is gone (not mounted?); 'tracksnap forget' removes tracks by name\n")
         }
         if !request.quiet || !report.skipped.isEmpty {
             var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
@@ -94,6 +94,12 @@ enum QueueCommands {
             StandardError.write(
                 "tracksnap: forgot \(report.forgotten.count) job(s); the next 'tracksnap run' or 'tracksnap listing' takes them off the site and removes their images and pages\n")
         }
+        let left = try? QueueStatus.read(queue)
+        if !report.forgotten.isEmpty, let left, left.done == 0 && left.queued == 0 && left.running == 0 {
+            // An empty done/ is what an unmounted share looks like: run and listing refuse to empty a site over it.
+            StandardError.write(
+                "tracksnap: forget: no finished job is left, so 'tracksnap run' and 'tracksnap listing' leave the site as it is; 'tracksnap listing --allow-empty' empties it\n")
+        }
         return report.unknown.isEmpty ? .success : .usage
     }
 
@@ -148,7 +154,7 @@ enum QueueCommands {
         let report = try builder.refresh(prunesBefore: idle ? checked : nil)
         if report.refusedToEmpty {
             throw UsageError(
-                message: "listing: no finished job in \(queue.layout.done), but \(configuration.outputDirectory) lists tracks; nothing was changed (wrong --jobs? an unmounted share?). Pass --allow-empty to publish an empty site")
+                message: "listing: no finished job in \(queue.layout.done), but \(configuration.outputDirectory) lists tracks; nothing was changed (wrong --jobs? an unmounted share? or was every track forgotten?). Pass --allow-empty to publish an empty site")
         }
         StandardError.write(
             "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) finished job(s) not rendered under these settings, \(report.pruned) file(s) pruned)\n")

@@ -64,6 +64,27 @@ import TrackSynthesis
         #expect(sandbox.jobs(in: "done").count == 2 && sandbox.jobs(in: "new").isEmpty)
     }
 
+    /// Review of issue 26 item 1: v0 done, v1 queued and claimed by a run killed with -9, then a
+    /// run with changed settings: the re-queue of finished jobs must not move v0 to new/ (the
+    /// reaper then dropped v1 as superseded, and enqueue called the edited file unchanged).
+    @Test func aSettingsChangeAfterAKillNineKeepsTheEdit() throws {
+        let sandbox = try RunSandbox()
+        let names = try sandbox.writeTracks(2)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let job = try #require(sandbox.jobs(in: "done").first { $0.hasSuffix(names[0]) })
+        let edited = SampleCatalog.benchmarkRun(fixCount: 150, seed: 77)
+        try editInPlace(sandbox.archive + "/" + names[0], edited)
+        sandbox.age(sandbox.archive + "/" + names[0], seconds: 1800)
+        try sandbox.enqueueArchive()
+        try FileStore.move(sandbox.jobs + "/new/" + job, to: sandbox.jobs + "/running/\(job)~a1~\(TemporaryName.host)~\(try deadPid())~5")
+        let result = try sandbox.runQueue(["--color-by", "elevation"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("dropped"), "\(result.stderr)")
+        #expect(try FileStore.readFile(sandbox.jobs + "/done/" + job) == Array(edited.utf8))
+        #expect(sandbox.places().values.allSatisfy { $0 == ["done"] })
+    }
+
     /// Issue 26 item 4: a SIGTERM as soon as the run has started (its lock file exists) ends it
     /// with 0 or 75, never by the signal: with 3,000 jobs to look at, and with nothing queued.
     @Test func aSigtermAtTheStartOfARunExitsZeroOrSeventyFive() throws {
@@ -214,5 +235,19 @@ import TrackSynthesis
         try FileStore.remove(sandbox.archive + "/" + names[2])
         let byPath = try sandbox.run(["forget", sandbox.archive + "/" + names[2], "--jobs", sandbox.jobs])
         #expect(byPath.status == 0 && sandbox.places()[other] == nil, "\(byPath.stderr)")
+    }
+
+    /// Review of issue 26 item 5: forgetting the last track says that the next run or listing
+    /// keeps the site as it is, and how to empty it.
+    @Test func forgettingTheLastTrackSaysHowToEmptyTheSite() throws {
+        let sandbox = try RunSandbox()
+        let names = try sandbox.writeTracks(1)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let forget = try sandbox.run(["forget", sandbox.archive + "/" + names[0], "--jobs", sandbox.jobs])
+        #expect(forget.status == 0 && forget.stderr.contains("listing --allow-empty"), "\(forget.stderr)")
+        let listing = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output])
+        #expect(listing.stderr.contains("forgotten"), "\(listing.stderr)")
+        #expect(sandbox.listedTracks().count == 1)
     }
 }

@@ -128,3 +128,56 @@ import Testing
         #expect(report.queued == 4 && report.skipped.isEmpty)
     }
 }
+
+/// Review of issue 26: `enqueue --mirror` and `forget` against an archive that is still there.
+@Suite struct MirrorAndForgetTests {
+    private func write(_ path: String, _ text: String, sandbox: QueueSandbox) throws {
+        try FileStore.writeAtomically(Array(text.utf8), to: path)
+        sandbox.age(path, seconds: 3600)
+    }
+
+    /// An unmounted sub-mount (`archive/phone`) beside folders that are there: nothing under it
+    /// is forgotten, while a file deleted from a folder that is there still is.
+    @Test func mirrorForgetsNothingUnderAMissingSubfolder() throws {
+        let sandbox = try QueueSandbox()
+        let archive = sandbox.root + "/archive"
+        try FileStore.createDirectories([archive + "/phone", archive + "/watch"])
+        for path in ["phone/a.gpx", "phone/b.gpx", "watch/c.gpx", "watch/d.gpx"] { try write(archive + "/" + path, path, sandbox: sandbox) }
+        var enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        enqueuer.mirrors = true
+        #expect(try enqueuer.enqueue([archive]).queued == 4)
+        try FileStore.move(archive + "/phone", to: sandbox.root + "/unmounted-phone")
+        try FileStore.remove(archive + "/watch/d.gpx")
+        let report = try enqueuer.enqueue([archive])
+        #expect(report.forgotten == [archive + "/watch/d.gpx"])
+        #expect(report.mirrorRefused == [archive + "/phone"])
+        #expect(try sandbox.names(sandbox.queue.layout.new).count == 3)
+        // A folder that is there but whose every queued file is gone looks unmounted too.
+        try FileStore.createDirectories([archive + "/phone"])
+        let emptied = try enqueuer.enqueue([archive])
+        #expect(emptied.forgotten == [] && emptied.mirrorRefused == [archive + "/phone"])
+        #expect(try sandbox.names(sandbox.queue.layout.new).count == 3)
+    }
+
+    /// `forget` of a file still in the archive holds until the file changes.
+    @Test func aForgottenFileStillInTheArchiveIsNotQueuedAgainUntilItChanges() throws {
+        let sandbox = try QueueSandbox()
+        let archive = sandbox.root + "/archive"
+        try FileStore.createDirectories([archive])
+        for name in ["a.gpx", "b.gpx"] { try write(archive + "/" + name, name, sandbox: sandbox) }
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        #expect(try enqueuer.enqueue([archive]).queued == 2)
+        let jobB = JobName.forArchiveFile(absolutePath: archive + "/b.gpx")
+        #expect(try sandbox.queue.forget([archive + "/a.gpx", jobB]).forgotten.count == 2)
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [])
+        let again = try enqueuer.enqueue([archive])
+        #expect(again.queued == 0, "a forgotten track came back")
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [])
+        // Changed, the file is a new version: queued (and it can be forgotten again).
+        try write(archive + "/a.gpx", "a.gpx, edited", sandbox: sandbox)
+        #expect(try enqueuer.enqueue([archive]).queued == 1)
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [JobName.forArchiveFile(absolutePath: archive + "/a.gpx")])
+        #expect(try sandbox.queue.forget([archive + "/a.gpx"]).forgotten.count == 1)
+        #expect(try enqueuer.enqueue([archive]).queued == 0)
+    }
+}

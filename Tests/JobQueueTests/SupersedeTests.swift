@@ -60,6 +60,8 @@ import Testing
         #expect(try sandbox.names(sandbox.queue.layout.new) == [])
     }
 
+    /// A copy a producer drops into new/ after a run died is newer than the dead claim. (The
+    /// queue itself never puts an older version there: see the next test.)
     @Test func theReaperDoesNotResurrectAClaimANewerCopySuperseded() throws {
         let sandbox = try QueueSandbox()
         let dead = Claim(name: "track.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try QueueSandbox.deadPid(), startTicks: 1)
@@ -70,6 +72,73 @@ import Testing
         #expect(try sandbox.names(sandbox.queue.layout.new) == ["track.gpx"])
         #expect(try sandbox.names(sandbox.queue.layout.running) == [])
         #expect(contents(sandbox.queue.layout.new + "/track.gpx") == "v2")
+    }
+
+    /// Review of issue 26 item 1: v0 finished, v1 was claimed by a run killed with -9, and a
+    /// settings change re-queues finished jobs before the reaper looks: v0 must stay in done/
+    /// (moved to new/, it would make the reaper drop v1 as superseded), and v1 is what comes back.
+    @Test func aFinishedJobIsNotRequeuedWhileANewerVersionIsLive() throws {
+        let sandbox = try QueueSandbox()
+        let name = "track.gpx"
+        try FileStore.writeAtomically(Array("v0".utf8), to: sandbox.queue.layout.done + "/" + name)
+        let dead = Claim(name: name, attempt: 1, host: ProcessIdentity.current.host, pid: try QueueSandbox.deadPid(), startTicks: 1)
+        try FileStore.writeAtomically(Array("v1".utf8), to: sandbox.queue.layout.running + "/" + dead.fileName)
+        #expect(try sandbox.queue.requeueFinished(name) == false)
+        let report = try sandbox.queue.reap(leaseSeconds: 600)
+        #expect(report.returned == [name] && report.superseded == [])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [name + "~a0r1"])
+        #expect(contents(sandbox.queue.layout.new + "/" + name + "~a0r1") == "v1")
+        // Given back with counts (NAME~a0r1, NAME~a1), or claimed under a name that does not
+        // parse, the newer version still keeps the older one in done/.
+        #expect(try sandbox.queue.requeueFinished(name) == false)
+        try FileStore.move(sandbox.queue.layout.new + "/" + name + "~a0r1", to: sandbox.queue.layout.new + "/" + name + "~a1")
+        #expect(try sandbox.queue.requeueFinished(name) == false)
+        try FileStore.move(sandbox.queue.layout.new + "/" + name + "~a1", to: sandbox.queue.layout.running + "/" + name)
+        #expect(try sandbox.queue.requeueFinished(name) == false)
+        #expect(contents(sandbox.queue.layout.done + "/" + name) == "v0")
+        try FileStore.remove(sandbox.queue.layout.running + "/" + name)
+        #expect(try sandbox.queue.requeueFinished(name) == true)
+    }
+
+    /// Review of issue 26 item 2: while an enqueue waits (here for a file still settling; on a
+    /// large archive, for minutes of copying), a worker gives v1 back as `NAME~a1`. That copy
+    /// must not survive beside v2, and a v1 claim that finishes after v2 appeared does not land.
+    @Test func anOlderVersionGivenBackDuringAnEnqueueDoesNotStayLiveBesideTheNewOne() throws {
+        let sandbox = try QueueSandbox(settleSeconds: 1.5)
+        let file = sandbox.root + "/archive/track.gpx"
+        try FileStore.createDirectories([sandbox.root + "/archive"])
+        try FileStore.writeAtomically(Array("v1".utf8), to: file)
+        sandbox.age(file, seconds: 3600)
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        _ = try enqueuer.enqueue([file])
+        let job = try #require(try sandbox.queue.readyJobs().ready.first)
+        let claim = try #require(try sandbox.queue.claim(job).claim)
+        // Edited just now: enqueue waits for it to settle, and the worker fails v1 meanwhile.
+        try editInPlace(file, "v2")
+        let queue = sandbox.queue
+        let givenBack = DispatchGroup()
+        DispatchQueue.global().async(group: givenBack) {
+            usleep(400_000)
+            try? queue.giveBack(claim, countsAsAttempt: true)
+        }
+        let report = try enqueuer.enqueue([file])
+        givenBack.wait()
+        #expect(report.queued == 1 && report.stillChanging == [])
+        #expect(try sandbox.names(sandbox.queue.layout.new) == [job.name], "v1 is live beside v2")
+        #expect(contents(sandbox.queue.layout.new + "/" + job.name) == "v2")
+    }
+
+    /// Review of issue 26 item 2: an ack finding any ready copy of its job (with counts too)
+    /// removes its claim: that copy is newer.
+    @Test func anAckFindingANewerCopyWithCountsDoesNotLand() throws {
+        let sandbox = try QueueSandbox()
+        try sandbox.drop("track.gpx", "v1")
+        let job = try #require(try sandbox.queue.readyJobs().ready.first)
+        let claim = try #require(try sandbox.queue.claim(job).claim)
+        try sandbox.drop("track.gpx~a0r1", "v2")
+        #expect(try sandbox.queue.acknowledge(claim) == false)
+        #expect(try sandbox.names(sandbox.queue.layout.done) == [])
+        #expect(try sandbox.names(sandbox.queue.layout.running) == [])
     }
 
     @Test func aNewerVersionSupersedesAnOlderQuarantineAndOlderReadyCopies() throws {
