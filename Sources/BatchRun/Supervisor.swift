@@ -83,7 +83,12 @@ public final class Supervisor {
         let startedWall = FileStore.nowNanoseconds()
         guard FileStore.exists(queue.layout.root) else { throw .file(FileError("find queue", queue.layout.root, code: ENOENT)) }
         guard queue.isQueue else {
-            throw .file(FileError("use", queue.layout.root, code: ENOENT, reason: "not a job queue (no new/ folder): create one with 'tracksnap enqueue', or check the path and that its file system is mounted"))
+            throw .file(
+                FileError(
+                    "use", queue.layout.root, code: ENOENT,
+                    reason:
+                        "not a job queue (no new/ folder): create one with 'tracksnap enqueue', or check the path and that its file system is mounted"
+                ))
         }
         var lock: ExclusiveLock?
         if configuration.usesLock {
@@ -113,7 +118,9 @@ public final class Supervisor {
             }
             for job in reaped.quarantined {
                 summary.failed += 1
-                record(job: job, failureClass: FailureClass.crash.rawValue, message: "the run died \(queue.maxInterruptions) times while it was in flight")
+                record(
+                    job: job, failureClass: FailureClass.crash.rawValue,
+                    message: "the run died \(queue.maxInterruptions) times while it was in flight")
             }
             let ready = try queue.readyJobs(shard: configuration.shard)
             total = ready.ready.count + ready.settling
@@ -136,9 +143,11 @@ public final class Supervisor {
             let prunes = configuration.shard.count == 1 && !interrupted && !environmentalStop
             let report = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil, redrawn: renderedKeys)
             if report.refusedToEmpty {
-                reporter.note("the listing was left as it is: no finished job in \(queue.layout.done), but the site lists tracks (tracksnap listing --allow-empty empties it)")
+                reporter.note(
+                    "the listing was left as it is: no finished job in \(queue.layout.done), but the site lists tracks (tracksnap listing --allow-empty empties it)"
+                )
             }
-        } catch where environmentalStop || error.isEnvironmental {
+        } catch  where environmentalStop || error.isEnvironmental {
             reporter.note("the listing was not refreshed: \(error)")
             environmentalStop = true
         } catch {
@@ -195,7 +204,9 @@ public final class Supervisor {
             if isArchiveFile { changed += 1 } else { lost += 1 }
         }
         if changed > 0 {
-            reporter.note("\(changed) finished job(s) changed since they were rendered (the queue held a link to the archive file, which was edited): queued again")
+            reporter.note(
+                "\(changed) finished job(s) changed since they were rendered (the queue held a link to the archive file, which was edited): queued again"
+            )
         }
         if lost > 0 { reporter.note("\(lost) finished job(s) had lost their images or record: queued again") }
     }
@@ -277,7 +288,8 @@ public final class Supervisor {
         case let .superseded(job):
             // Not this run's content for the job: a newer copy in new/, if any, is rendered.
             contentByJob[job] = nil
-            reporter.note("\(job): its claim was removed while it rendered (a newer version was queued, or it was forgotten): not published as the track")
+            reporter.note(
+                "\(job): its claim was removed while it rendered (a newer version was queued, or it was forgotten): not published as the track")
             child.jobEnded(job)
         case let .stop(message, temporary):
             if temporary && !environmentalStop {
@@ -330,17 +342,20 @@ public final class Supervisor {
                 }
                 if child.ranOutOfMemory, claim.name == culprit {
                     // Deterministic: the same track would exhaust the next worker the same way.
-                    let message = "the worker ran out of memory at its \(configuration.workerMemoryFenceBytes >> 20) MiB fence (twice --memory-limit \(configuration.memoryLimitBytes >> 20)) on this track; raise --memory-limit to render it"
+                    let message =
+                        "the worker ran out of memory at its \(configuration.workerMemoryFenceBytes >> 20) MiB fence (twice --memory-limit \(configuration.memoryLimitBytes >> 20)) on this track; raise --memory-limit to render it"
                     try queue.quarantine(claim, failureClass: .limit, message: message)
                     summary.failed += 1
                     record(job: claim.name, failureClass: FailureClass.limit.rawValue, message: message)
                     continue
                 }
                 let failureClass: FailureClass = child.killedForTimeout ? .timeout : .crash
-                let message = child.killedForTimeout
+                let message =
+                    child.killedForTimeout
                     ? "ran past the \(Int(configuration.jobTimeoutSeconds)) s job timeout"
-                    : signaled ? "the worker crashed on this job (signal \(waitStatus & 0x7F))"
-                    : "the worker exited with status \(exitCode) on this job"
+                    : signaled
+                        ? "the worker crashed on this job (signal \(waitStatus & 0x7F))"
+                        : "the worker exited with status \(exitCode) on this job"
                 try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
                 if claim.attempt >= queue.maxAttempts {
                     summary.failed += 1

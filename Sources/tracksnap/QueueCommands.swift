@@ -33,11 +33,13 @@ enum QueueCommands {
             StandardError.write("tracksnap: enqueue: skipped \(FileStore.quoted(skip.path)): \(skip.reason)\n")
         }
         for file in report.forgotten where !request.quiet {
-            StandardError.write("tracksnap: enqueue: forgot \(FileStore.quoted(file)): deleted from the archive; the next run or listing takes it off the site\n")
+            StandardError.write(
+                "tracksnap: enqueue: forgot \(FileStore.quoted(file)): deleted from the archive; the next run or listing takes it off the site\n")
         }
         for folder in report.mirrorRefused {
             StandardError.write(
-                "tracksnap: enqueue: --mirror forgot nothing in \(FileStore.quoted(folder)): it is missing or every file queued from it is gone (not mounted?); 'tracksnap forget' removes tracks by name\n")
+                "tracksnap: enqueue: --mirror forgot nothing in \(FileStore.quoted(folder)): it is missing or every file queued from it is gone (not mounted?); 'tracksnap forget' removes tracks by name\n"
+            )
         }
         if !request.quiet || !report.skipped.isEmpty {
             var line = "tracksnap: queued \(report.queued) track file(s) in \(request.jobsDirectory)/new (\(report.unchanged) unchanged"
@@ -69,7 +71,9 @@ enum QueueCommands {
         }
         let moved = try queue.retry(request.all ? nil : request.jobs)
         let missing = request.all ? [] : request.jobs.filter { !moved.contains($0) }
-        for name in missing { StandardError.write("tracksnap: retry: no quarantined job named \(FileStore.quoted(name)) in \(queue.layout.failed)\n") }
+        for name in missing {
+            StandardError.write("tracksnap: retry: no quarantined job named \(FileStore.quoted(name)) in \(queue.layout.failed)\n")
+        }
         if !moved.isEmpty || request.all {
             StandardError.write("tracksnap: \(moved.count) job(s) back in the queue with their attempts reset; 'tracksnap run' renders them\n")
         }
@@ -92,13 +96,15 @@ enum QueueCommands {
         }
         if !report.forgotten.isEmpty {
             StandardError.write(
-                "tracksnap: forgot \(report.forgotten.count) job(s); the next 'tracksnap run' or 'tracksnap listing' takes them off the site and removes their images and pages\n")
+                "tracksnap: forgot \(report.forgotten.count) job(s); the next 'tracksnap run' or 'tracksnap listing' takes them off the site and removes their images and pages\n"
+            )
         }
         let left = try? QueueStatus.read(queue)
         if !report.forgotten.isEmpty, let left, left.done == 0 && left.queued == 0 && left.running == 0 {
             // An empty done/ is what an unmounted share looks like: run and listing refuse to empty a site over it.
             StandardError.write(
-                "tracksnap: forget: no finished job is left, so 'tracksnap run' and 'tracksnap listing' leave the site as it is; 'tracksnap listing --allow-empty' empties it\n")
+                "tracksnap: forget: no finished job is left, so 'tracksnap run' and 'tracksnap listing' leave the site as it is; 'tracksnap listing --allow-empty' empties it\n"
+            )
         }
         return report.unknown.isEmpty ? .success : .usage
     }
@@ -116,7 +122,8 @@ enum QueueCommands {
         } else {
             print("queued \(status.queued), running \(status.running), done \(status.done), failed \(status.failed.count)")
             for failure in status.failed {
-                print(FileStore.escapingControls("  \(failure.job): \(failure.failureClass) after \(failure.attempts) attempt(s): \(failure.message)"))
+                print(
+                    FileStore.escapingControls("  \(failure.job): \(failure.failureClass) after \(failure.attempts) attempt(s): \(failure.message)"))
             }
         }
         return .success
@@ -126,7 +133,9 @@ enum QueueCommands {
         let queue = configuration.makeQueue()
         guard queue.isQueue else {
             throw UsageError(
-                message: "listing: '\(configuration.jobsDirectory)' is not a job queue (no new/ folder); check the path and that its file system is mounted")
+                message:
+                    "listing: '\(configuration.jobsDirectory)' is not a job queue (no new/ folder); check the path and that its file system is mounted"
+            )
         }
         var builder = configuration.makeListing()
         builder.allowsEmptying = configuration.allowsEmptySite
@@ -138,7 +147,9 @@ enum QueueCommands {
                 let differences = recorded.differences(from: builder.store.settings)
                 if !differences.isEmpty {
                     throw UsageError(
-                        message: "listing: these settings are not the ones the runs rendered \(configuration.outputDirectory) with (\(differences.joined(separator: "; "))); nothing was changed. Give the runs' style and basemap options, or none (the listing then uses the runs' own), or --override-settings to list under these (tracks not rendered under them are unlisted and their images pruned)")
+                        message:
+                            "listing: these settings are not the ones the runs rendered \(configuration.outputDirectory) with (\(differences.joined(separator: "; "))); nothing was changed. Give the runs' style and basemap options, or none (the listing then uses the runs' own), or --override-settings to list under these (tracks not rendered under them are unlisted and their images pruned)"
+                    )
                 }
             }
         }
@@ -154,16 +165,21 @@ enum QueueCommands {
         let report = try builder.refresh(prunesBefore: idle ? checked : nil)
         if report.refusedToEmpty {
             throw UsageError(
-                message: "listing: no finished job in \(queue.layout.done), but \(configuration.outputDirectory) lists tracks; nothing was changed (wrong --jobs? an unmounted share? or was every track forgotten?). Pass --allow-empty to publish an empty site")
+                message:
+                    "listing: no finished job in \(queue.layout.done), but \(configuration.outputDirectory) lists tracks; nothing was changed (wrong --jobs? an unmounted share? or was every track forgotten?). Pass --allow-empty to publish an empty site"
+            )
         }
         StandardError.write(
-            "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) finished job(s) not rendered under these settings, \(report.pruned) file(s) pruned)\n")
+            "tracksnap: listed \(report.tracks) track(s) (\(report.unpublished) finished job(s) not rendered under these settings, \(report.pruned) file(s) pruned)\n"
+        )
         if report.repaired > 0 {
-            StandardError.write("tracksnap: listing: \(report.repaired) published file(s) were missing or changed since they were written: written again\n")
+            StandardError.write(
+                "tracksnap: listing: \(report.repaired) published file(s) were missing or changed since they were written: written again\n")
         }
         if !idle {
             StandardError.write(
-                "tracksnap: listing: \(status.queued) job(s) queued and \(status.running) running: a run is not finished, so this listing shows only what is done and pruned nothing; run 'tracksnap listing' again after it\n")
+                "tracksnap: listing: \(status.queued) job(s) queued and \(status.running) running: a run is not finished, so this listing shows only what is done and pruned nothing; run 'tracksnap listing' again after it\n"
+            )
         }
         return .success
     }
