@@ -84,22 +84,23 @@ struct LockedMidRunBasemapTests {
         try TileSetMaker.writeMBTiles(mbtiles, kind: .position, boundsLonLat: [2.30, 48.83, 2.40, 48.88], zooms: 13...17)
         // Short tracks far apart, so each one needs tiles no earlier track read.
         let spots = [(2.31, 48.84), (2.39, 48.87), (2.35, 48.87), (2.39, 48.84), (2.35, 48.845), (2.31, 48.87)]
-        func writeTrack(_ index: Int, settled: Bool) throws {
+        func writeTrack(_ index: Int, settled: Bool, folder: String? = nil) throws {
             let (longitude, latitude) = spots[index]
             let points = (0..<30).map { step in
                 let fraction = Double(step) / 29
                 return "<trkpt lat=\"\(latitude + 0.004 * fraction)\" lon=\"\(longitude + 0.006 * fraction)\"><time>2024-05-01T10:\(10 + step):00Z</time></trkpt>"
             }
             let gpx = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\(points.joined())</trkseg></trk></gpx>"
-            let path = sandbox.archive + "/spot-\(index).gpx"
+            let path = (folder ?? sandbox.archive) + "/spot-\(index).gpx"
             try FileStore.writeAtomically(Array(gpx.utf8), to: path)
             if settled { sandbox.age(path, seconds: 3600) }
         }
-        // The first track is drawn before the lock; the second, still settling, keeps the worker
-        // (and its open file) waiting for the other four, enqueued once the lock is held.
+        // The first track is drawn before the lock; the second, a producer's file dropped into
+        // new/ and still settling, keeps the worker (and its open file) waiting; the other four
+        // are enqueued once the lock is held.
         try writeTrack(0, settled: true)
-        try writeTrack(1, settled: false)
         try sandbox.enqueueArchive()
+        try writeTrack(1, settled: false, folder: sandbox.jobs + "/new")
         let run = try sandbox.start([
             "run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--settle", "10", "--workers", "1", "--job-timeout", "10",
             "--attempts", "1", "--basemap", mbtiles, "--json",
@@ -121,10 +122,9 @@ struct LockedMidRunBasemapTests {
         // Every track drawn and published; none blamed for the file's lock.
         #expect(locked.status == 0 && summary["rendered"] as? Int == 6 && summary["failed"] as? Int == 0, "\(locked.stdout) \(locked.stderr)")
         #expect(sandbox.jobs(in: "failed").isEmpty && !locked.stderr.contains("timeout"), "\(locked.stderr)")
-        // The four enqueued while it was locked (and maybe the one that kept the worker waiting)
-        // lack tiles, and say why.
+        // The five drawn while it was locked lack tiles, and say why.
         let incomplete = summary["incomplete"] as? Int ?? 0
-        #expect((4...5).contains(incomplete), "\(locked.stdout)")
+        #expect(incomplete == 5, "\(locked.stdout)")
         let causes = summary["incomplete_causes"] as? [[String: Any]] ?? []
         #expect(causes.allSatisfy { ($0["cause"] as? String)?.contains("locked") == true } && !causes.isEmpty, "\(locked.stdout)")
 
