@@ -92,12 +92,17 @@ public protocol TileProvider: AnyObject {
     var sourceDescription: TileSourceDescription { get }
     /// The tile at `coordinate` (already wrapped into 0..<2^z).
     func tile(_ coordinate: TileCoordinate) -> TileLookup
-    /// Called by the renderer before it asks for one image's tiles, so a network source can
-    /// bound the time one image spends on them.
+    /// Called by the renderer before it asks for one image's tiles, so a source can bound the
+    /// time one image spends on them.
     func beginImage()
+    /// Called before the images of one track are rendered, so a source can bound the time all
+    /// of them together spend on tiles (a style with many images stays inside a job's time).
+    func beginTrack()
 }
 
 extension TileProvider {
-    /// Nothing: in-memory and file tiles need no deadline.
+    /// Nothing: in-memory tiles need no deadline.
     public func beginImage() {}
+    /// Nothing: in-memory tiles need no deadline.
+    public func beginTrack() {}
 }

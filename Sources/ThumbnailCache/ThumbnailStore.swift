@@ -93,6 +93,8 @@ public struct ThumbnailStore: Sendable {
         trackBytes: [UInt8], fileName: String, key: CacheKey, scratch: RenderScratch? = nil, tiles: (any TileProvider)? = nil
     ) throws(SnapshotError) -> (pngs: [[UInt8]], record: TrackRecord) {
         let track = try SnapshotRenderer.decode(trackBytes: trackBytes, fileName: fileName, options: settings.options)
+        // One time for tiles across all the track's images, however many the style has.
+        tiles?.beginTrack()
         let snapshots = try SnapshotRenderer.render(
             track: track, images: settings.images.map(settings.options(for:)), scratch: scratch, tiles: tiles)
         var pngs: [[UInt8]] = []

@@ -12,8 +12,13 @@ public struct BasemapOpener: Sendable {
     public var version = ""
     /// Decoded tiles kept per worker, bytes. Default: 128 MiB.
     public var memoryCacheBytes = 128 << 20
-    /// Seconds one image may spend on URL tiles. Default: 15 (`run` takes it from the job timeout).
+    /// Seconds one image may spend on tiles, from any source. Default: 15 (`run` takes it from
+    /// the job timeout).
     public var imageDeadlineSeconds = 15.0
+    /// Seconds all images of one track may spend on tiles: four image deadlines. `run` gives an
+    /// image an eighth of the job timeout, so a track's tiles take at most half of it however
+    /// many images the style has.
+    public var trackDeadlineSeconds: Double { imageDeadlineSeconds * 4 }
     /// Seconds one tile request may take. Default: 10.
     public var requestTimeoutSeconds = 10.0
 
@@ -55,6 +60,8 @@ public struct BasemapOpener: Sendable {
     /// The provider a renderer uses: the source, decoded and cached; problems go to `report`.
     public func open(_ settings: BasemapSettings, report: @escaping (String) -> Void = { _ in }) throws(TileProblem) -> BasemapTiles {
         let tiles = BasemapTiles(source: try openSource(settings), cache: DecodedTileCache(capacityBytes: memoryCacheBytes))
+        tiles.budget.imageSeconds = imageDeadlineSeconds
+        tiles.budget.trackSeconds = trackDeadlineSeconds
         let name = Self.displayName(settings.source)
         tiles.onFirstProblem = { report("basemap '\(name)': \($0)") }
         return tiles

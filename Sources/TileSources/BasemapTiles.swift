@@ -1,8 +1,11 @@
 import MapTiles
 
 /// A basemap as the renderer sees it: a raw source, decoded through `TileDecoder`, kept in a
-/// `DecodedTileCache`, with its problems reported once. One per worker (not thread-safe: a
-/// worker renders one image at a time).
+/// `DecodedTileCache`, with its problems reported once, and held to a `TileTimeBudget` (time
+/// per image and per track, a circuit breaker) whatever the source is: a locked MBTiles file
+/// costs bounded time like a hanging server, and its tiles are failed (the image marked
+/// incomplete, drawn again by a later run), never the track. One per worker (not thread-safe:
+/// a worker renders one image at a time).
 public final class BasemapTiles: TileProvider {
     /// The raw source.
     public let source: any RawTileSource
@@ -25,6 +28,10 @@ public final class BasemapTiles: TileProvider {
     public var onFirstProblem: (String) -> Void = { _ in }
     /// Tiles read from the source (not from the cache) since creation.
     public private(set) var tilesRead = 0
+    /// The time for tiles and the circuit breaker: the source's own when it checks them itself
+    /// (`TileBudgetedSource`), else checked here before each read.
+    public let budget: TileTimeBudget
+    private let sourceChecksBudget: Bool
     private var kindsReported: Set<String> = []
 
     /// Wraps `source`.
@@ -33,10 +40,19 @@ public final class BasemapTiles: TileProvider {
         self.cache = cache
         self.limits = limits
         declared = source.sourceDescription
+        let budgeted = source as? any TileBudgetedSource
+        budget = budgeted?.budget ?? TileTimeBudget()
+        sourceChecksBudget = budgeted != nil
     }
 
-    /// Starts one image: a network source's time for this image's tiles starts now.
+    /// Starts one track: the time all its images may spend on tiles starts now.
+    public func beginTrack() {
+        budget.beginTrack()
+    }
+
+    /// Starts one image: its time for tiles starts now.
     public func beginImage() {
+        budget.beginImage()
         source.beginImage()
     }
 
@@ -51,7 +67,7 @@ public final class BasemapTiles: TileProvider {
                 lookup = try read(coordinate)
             } catch {
                 lookup = .failed(error.description)
-                passing = error.kind != .tile
+                passing = error.kind != .tile || error.isTemporary
                 // Not asked (deadline, open breaker): counted in the render info, not logged per tile.
                 if error.kind == .notAsked { return lookup }
             }
@@ -59,8 +75,11 @@ public final class BasemapTiles: TileProvider {
                 // The kind is the message up to its first colon or digit: "bad PNG", "HTTP 503"…
                 let kind = String(message.prefix { $0 != ":" && !$0.isNumber })
                 if kindsReported.insert(kind).inserted {
-                    let threshold = (source as? URLTileSource)?.breakerThreshold ?? 3
-                    let breaker = passing ? "; after \(threshold) failed requests in a row the server is not asked again in this run" : ""
+                    let breaker =
+                        !passing ? ""
+                        : sourceChecksBudget
+                            ? "; after \(budget.breakerThreshold) failed requests in a row the server is not asked again in this run"
+                            : "; after \(budget.breakerThreshold) failed reads in a row the source is not read again in this run"
                     onFirstProblem("tile \(coordinate): \(message) (further tiles with this problem are counted in each render's info\(breaker))")
                 }
             }
@@ -72,6 +91,32 @@ public final class BasemapTiles: TileProvider {
 
     /// Reads and decodes a tile; a cached copy that does not decode is dropped and fetched once more.
     private func read(_ coordinate: TileCoordinate) throws(TileProblem) -> TileLookup {
+        if sourceChecksBudget { return try decoded(coordinate) }
+        if let reason = budget.breakerReason { throw TileProblem("not read: \(reason)", kind: .notAsked) }
+        guard budget.secondsLeft > 0 else { throw TileProblem("not read: \(budget.spentLimit) had run out", kind: .notAsked) }
+        do throws(TileProblem) {
+            let lookup = try decoded(coordinate)
+            budget.recordSuccess()
+            return lookup
+        } catch {
+            guard error.kind == .unavailable, budget.recordFailure(error, what: sourceName) else { throw error }
+            var annotated = error
+            annotated.description += " (\(budget.breakerThreshold) failures in a row: the source is not read again in this run)"
+            throw annotated
+        }
+    }
+
+    /// What the breaker's reason calls the source.
+    private var sourceName: String {
+        switch source {
+        case is MBTilesSource: "the MBTiles file"
+        case is TileFolderSource: "the tile folder"
+        default: "the basemap source"
+        }
+    }
+
+    /// The source's bytes, decoded; a cached copy that does not decode is dropped and read once more.
+    private func decoded(_ coordinate: TileCoordinate) throws(TileProblem) -> TileLookup {
         for attempt in 0..<2 {
             guard let bytes = try source.tileBytes(coordinate, limit: limits.maximumTileBytes) else { return .absent }
             switch TileDecoder.decode(bytes, limits: limits) {

@@ -134,12 +134,17 @@ public final class MBTilesSource: RawTileSource {
         sqlite3_bind_int(query, 1, Int32(coordinate.z))
         sqlite3_bind_int(query, 2, Int32(coordinate.x))
         sqlite3_bind_int(query, 3, Int32(coordinate.tmsRow))
+        // Reset once the bytes are copied: a statement left on its row keeps the file's read lock,
+        // and a writer (a tile downloader) would wait on an idle worker.
+        defer { sqlite3_reset(query) }
         let step = sqlite3_step(query)
         if step == SQLITE_DONE { return nil }
         guard step == SQLITE_ROW else {
             var message = String(cString: sqlite3_errmsg(database))
-            if step == SQLITE_BUSY { message += " (locked by another process; waited 2 s)" }
-            throw TileProblem("MBTiles read failed: \(message)")
+            // Another process writing: the file's trouble, and it passes (not the tile's, not the track's).
+            let locked = step == SQLITE_BUSY || step == SQLITE_LOCKED
+            if locked { message += " (locked by another process; waited 2 s)" }
+            throw TileProblem("MBTiles read failed: \(message)", isTemporary: locked, kind: locked ? .unavailable : .tile)
         }
         let count = Int(sqlite3_column_bytes(query, 0))
         if count > limit { throw TileProblem("the tile is \(count) bytes, more than the \(limit >> 20) MiB a tile may have") }

@@ -14,13 +14,14 @@ import MapTiles
 /// (`If-None-Match`, `If-Modified-Since`) once stale, and `offline` to use the cache only.
 ///
 /// A server that hangs or drips costs bounded time: each request has `requestTimeoutSeconds`
-/// (and libcurl abandons a transfer slower than 512 bytes/s for 3 s), each image
-/// `imageDeadlineSeconds` for all its tiles (from `beginImage()`), and after `breakerThreshold`
-/// failed requests in a row the circuit breaker opens: the server is not asked again by this
-/// source (nor by the other workers sharing the cache folder that were started before), and
-/// its tiles are failed at once (a stale cached copy is still drawn). The source's failure stays
+/// (and libcurl abandons a transfer slower than 512 bytes/s for 3 s), and the `budget` every
+/// source has (`TileTimeBudget`: time per image and per track, a circuit breaker after
+/// `breakerThreshold` failed requests in a row) is checked here before each request: once the
+/// breaker opens the server is not asked again by this source (nor by the other workers
+/// sharing the cache folder that were started before), and its tiles are failed at once (a
+/// stale cached copy is still drawn). The source's failure stays
 /// the source's: the image is drawn without those tiles, counted in `tiles_failed`.
-public final class URLTileSource: RawTileSource {
+public final class URLTileSource: TileBudgetedSource {
     /// The template as given (holds any credentials: never show it; see `displayTemplate`).
     public var template: String { checked.text }
     /// The template without credentials or query values: what messages and files show.
@@ -37,20 +38,27 @@ public final class URLTileSource: RawTileSource {
     public let maximumRequestsInFlight: Int
     /// Seconds one request may take, connection included. Default: 10.
     public var requestTimeoutSeconds = 10.0
-    /// Seconds one image may spend on its tiles, counted from `beginImage()`. Default: 15.
-    public var imageDeadlineSeconds = 15.0
-    /// Failed requests in a row that open the circuit breaker. Default: 3.
-    public var breakerThreshold = 3
+    /// The time for tiles and the circuit breaker (`TileTimeBudget`), checked here before each
+    /// request so a stale cached copy can stand in when they say no.
+    public let budget = TileTimeBudget()
+    /// Seconds one image may spend on its tiles, counted from `beginImage()`: `budget.imageSeconds`.
+    public var imageDeadlineSeconds: Double {
+        get { budget.imageSeconds }
+        set { budget.imageSeconds = newValue }
+    }
+    /// Failed requests in a row that open the circuit breaker: `budget.breakerThreshold`.
+    public var breakerThreshold: Int {
+        get { budget.breakerThreshold }
+        set { budget.breakerThreshold = newValue }
+    }
     /// Requests made, answered 304, and tiles served from the disk cache since creation.
     public private(set) var requests = 0, notModified = 0, diskHits = 0
     /// Why the circuit breaker is open, nil while it is closed.
-    public private(set) var breakerReason: String?
+    public var breakerReason: String? { budget.breakerReason }
     /// The clock (seconds since the epoch); tests move it.
     public var now: () -> Double = { Double(time(nil)) }
 
     private let checked: TileURLTemplate
-    private var failuresInARow = 0
-    private var imageDeadline: Double?
     /// The coordinate whose bytes last came from the disk cache: a decode failure there means a
     /// damaged cached copy, worth one refetch.
     private var servedFromDisk: TileCoordinate?
@@ -90,11 +98,6 @@ public final class URLTileSource: RawTileSource {
     /// The URL of a tile (with credentials: for fetching only).
     public func url(_ coordinate: TileCoordinate) -> String { checked.url(coordinate) }
 
-    /// Starts the clock of one image's tiles.
-    public func beginImage() {
-        imageDeadline = Self.monotonicSeconds() + imageDeadlineSeconds
-    }
-
     /// The tile: fresh from the disk cache, revalidated, or fetched.
     public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
         let stem = stem(coordinate)
@@ -112,10 +115,10 @@ public final class URLTileSource: RawTileSource {
             if let cached { return fromDisk(cached, coordinate) }
             throw TileProblem("not fetched: \(reason)", kind: .notAsked)
         }
-        let timeout = min(requestTimeoutSeconds, (imageDeadline ?? .infinity) - Self.monotonicSeconds())
+        let timeout = min(requestTimeoutSeconds, budget.secondsLeft)
         guard timeout > 0.05 else {
             if let cached { return fromDisk(cached, coordinate) }
-            throw TileProblem("not fetched: this image's \(Self.seconds(imageDeadlineSeconds)) s for tiles had run out", kind: .notAsked)
+            throw TileProblem("not fetched: \(budget.spentLimit) had run out", kind: .notAsked)
         }
         let response: HTTPResponse
         do {
@@ -124,7 +127,7 @@ public final class URLTileSource: RawTileSource {
             ) { () throws(TileProblem) -> HTTPResponse in
                 requests += 1
                 // The slot may have taken some of the time.
-                let left = min(requestTimeoutSeconds, (imageDeadline ?? .infinity) - Self.monotonicSeconds())
+                let left = min(requestTimeoutSeconds, budget.secondsLeft)
                 return try get(coordinate, validators: cached, limit: limit, timeoutSeconds: max(0.05, left))
             }
         } catch {
@@ -136,12 +139,12 @@ public final class URLTileSource: RawTileSource {
         let policy = HTTPCachePolicy(response: response, now: now)
         switch response.status {
         case 200:
-            failuresInARow = 0
+            budget.recordSuccess()
             store(
                 CachedTile(body: response.body, freshUntil: policy.freshUntil, etag: response.etag, lastModified: response.lastModified), stem: stem)
             return response.body
         case 304 where cached != nil:
-            failuresInARow = 0
+            budget.recordSuccess()
             notModified += 1
             var refreshed = cached!
             refreshed.freshUntil = policy.freshUntil
@@ -149,7 +152,7 @@ public final class URLTileSource: RawTileSource {
             store(refreshed, stem: stem)
             return refreshed.body
         case 404, 204:
-            failuresInARow = 0
+            budget.recordSuccess()
             store(CachedTile(body: nil, freshUntil: policy.freshUntil, etag: response.etag, lastModified: response.lastModified), stem: stem)
             return nil
         default:
@@ -182,15 +185,13 @@ public final class URLTileSource: RawTileSource {
     /// Counts a failed request; the last of `breakerThreshold` in a row opens the breaker, for
     /// this source and (through a file in the cache folder) the other workers of this run.
     private func recordFailure(_ problem: TileProblem) {
-        failuresInARow += 1
-        guard failuresInARow >= breakerThreshold, breakerReason == nil else { return }
-        breakerReason = "the tile server failed \(failuresInARow) times in a row (last: \(problem.description)); it is not asked again in this run"
-        try? FileStore.writeAtomically(Array((breakerReason! + "\n").utf8), to: breakerPath)
+        guard budget.recordFailure(problem, what: "the tile server"), let reason = budget.breakerReason else { return }
+        try? FileStore.writeAtomically(Array((reason + "\n").utf8), to: breakerPath)
     }
 
     /// The message of the failure that opened the breaker says so, once.
     private func annotated(_ problem: TileProblem) -> TileProblem {
-        guard breakerReason != nil, failuresInARow == breakerThreshold else { return problem }
+        guard budget.breakerReason != nil, budget.failuresInARow == breakerThreshold else { return problem }
         var annotated = problem
         annotated.description += " (\(breakerThreshold) failures in a row: the server is not asked again in this run)"
         return annotated
@@ -199,13 +200,13 @@ public final class URLTileSource: RawTileSource {
     /// Why the breaker is open: this source's own, or another worker's written since this source
     /// was created (the same run; a later run starts with the breaker closed).
     private func openBreaker() -> String? {
-        if let breakerReason { return breakerReason }
+        if let breakerReason = budget.breakerReason { return breakerReason }
         guard let status = (try? FileStore.statusFollowingLinks(breakerPath)) ?? nil,
             status.modificationNanoseconds >= createdNanoseconds,
             let bytes = try? FileStore.readFile(breakerPath, maximumBytes: 4096)
         else { return nil }
-        breakerReason = String(decoding: bytes, as: UTF8.self).trimmingSuffix("\n") + " (noticed by another worker)"
-        return breakerReason
+        budget.openBreaker(String(decoding: bytes, as: UTF8.self).trimmingSuffix("\n") + " (noticed by another worker)")
+        return budget.breakerReason
     }
 
     private func get(_ coordinate: TileCoordinate, validators: CachedTile?, limit: Int, timeoutSeconds: Double) throws(TileProblem) -> HTTPResponse {
@@ -236,16 +237,6 @@ public final class URLTileSource: RawTileSource {
 
     static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(min(value, 1e9)))" : String(Double(Int(value * 10)) / 10)
-    }
-
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     private static func wallClockNanoseconds() -> Int {
@@ -279,7 +270,7 @@ struct RequestSlots {
     /// Runs `body` holding a slot; waits for one at most `seconds` (a slot held by another
     /// worker's hanging request must not stall this image past its deadline).
     func holding<T>(forAtMost seconds: Double, _ body: () throws(TileProblem) -> T) throws(TileProblem) -> T {
-        let giveUp = URLTileSource.monotonicSeconds() + seconds
+        let giveUp = TileTimeBudget.monotonicSeconds() + seconds
         var held: ExclusiveLock? = nil
         var pause: UInt32 = 2_000
         while held == nil {
@@ -295,7 +286,7 @@ struct RequestSlots {
             }
             // No slot file can be opened (a read-only cache): politeness cannot be enforced here.
             if held != nil || opened == 0 { break }
-            if URLTileSource.monotonicSeconds() >= giveUp {
+            if TileTimeBudget.monotonicSeconds() >= giveUp {
                 throw TileProblem("not fetched: no request slot came free within this image's time for tiles", kind: .notAsked)
             }
             usleep(pause)

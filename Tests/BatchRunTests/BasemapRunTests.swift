@@ -75,6 +75,70 @@ struct LockedBasemapTests {
     }
 }
 
+/// Issue 21 item 5: the source's failure is the source's, not the track's. An MBTiles file a
+/// writer locks in the middle of a run costs each image bounded time (the image's and the
+/// track's time for tiles, then the circuit breaker), fails the tiles (not the job), marks the
+/// images incomplete, and the next run draws them again once the lock is gone.
+struct LockedMidRunBasemapTests {
+    @Test func anMBTilesLockedMidRunFailsTilesNotTracks() throws {
+        let sandbox = try RunSandbox()
+        let mbtiles = sandbox.root + "/locked-mid-run.mbtiles"
+        try TileSetMaker.writeMBTiles(mbtiles, kind: .position, boundsLonLat: [2.30, 48.83, 2.40, 48.88], zooms: 13...17)
+        // Short tracks far apart, so each one needs tiles no earlier track read.
+        let spots = [(2.31, 48.84), (2.39, 48.87), (2.35, 48.87), (2.39, 48.84), (2.35, 48.845), (2.31, 48.87)]
+        func writeTrack(_ index: Int, settled: Bool, folder: String? = nil) throws {
+            let (longitude, latitude) = spots[index]
+            let points = (0..<30).map { step in
+                let fraction = Double(step) / 29
+                return "<trkpt lat=\"\(latitude + 0.004 * fraction)\" lon=\"\(longitude + 0.006 * fraction)\"><time>2024-05-01T10:\(10 + step):00Z</time></trkpt>"
+            }
+            let gpx = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\(points.joined())</trkseg></trk></gpx>"
+            let path = (folder ?? sandbox.archive) + "/spot-\(index).gpx"
+            try FileStore.writeAtomically(Array(gpx.utf8), to: path)
+            if settled { sandbox.age(path, seconds: 3600) }
+        }
+        // The first track is drawn before the lock; the second, a producer's file dropped into
+        // new/ and still settling, keeps the worker (and its open file) waiting; the other four
+        // are enqueued once the lock is held.
+        try writeTrack(0, settled: true)
+        try sandbox.enqueueArchive()
+        try writeTrack(1, settled: false, folder: sandbox.jobs + "/new")
+        let run = try sandbox.start([
+            "run", "--jobs", sandbox.jobs, "--output", sandbox.output, "--settle", "10", "--workers", "1", "--job-timeout", "10",
+            "--attempts", "1", "--basemap", mbtiles, "--json",
+        ])
+        let records = sandbox.output + "/.tracksnap/records"
+        let giveUp = Date().addingTimeInterval(8)
+        while Date() < giveUp, ((try? FileStore.listDirectory(records)) ?? []).filter({ $0.hasSuffix(".json") }).isEmpty { usleep(50_000) }
+        var stdout = Data(), stderr = Data()
+        try holdingWriteLock(on: mbtiles) {
+            for index in 2..<spots.count { try writeTrack(index, settled: true) }
+            try sandbox.enqueueArchive()
+            stdout = (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            stderr = (run.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            run.waitUntilExit()
+        }
+        let locked = RunSandbox.Result(
+            status: run.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self), seconds: 0)
+        let summary = sandbox.summary(locked)
+        // Every track drawn and published; none blamed for the file's lock.
+        #expect(locked.status == 0 && summary["rendered"] as? Int == 6 && summary["failed"] as? Int == 0, "\(locked.stdout) \(locked.stderr)")
+        #expect(sandbox.jobs(in: "failed").isEmpty && !locked.stderr.contains("timeout"), "\(locked.stderr)")
+        // The five drawn while it was locked lack tiles, and say why.
+        let incomplete = summary["incomplete"] as? Int ?? 0
+        #expect(incomplete == 5, "\(locked.stdout)")
+        let causes = summary["incomplete_causes"] as? [[String: Any]] ?? []
+        #expect(causes.allSatisfy { ($0["cause"] as? String)?.contains("locked") == true } && !causes.isEmpty, "\(locked.stdout)")
+
+        // The lock released: the next run draws exactly those again, complete.
+        try sandbox.enqueueArchive()
+        let rerun = try sandbox.runQueue(["--basemap", mbtiles, "--json", "--job-timeout", "10", "--attempts", "1"])
+        let again = sandbox.summary(rerun)
+        #expect(rerun.status == 0 && again["rendered"] as? Int == incomplete && again["incomplete"] as? Int == 0, "\(rerun.stdout) \(rerun.stderr)")
+        #expect(try FileStore.listDirectory(records).allSatisfy { !$0.contains("incomplete") })
+    }
+}
+
 /// Runs `body` while a second process holds an exclusive SQLite lock on `path` (as a writer
 /// such as a tile downloader does), released when `body` returns.
 func holdingWriteLock(on path: String, _ body: () throws -> Void) throws {
