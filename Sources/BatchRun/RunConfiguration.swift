@@ -114,9 +114,9 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
     /// rendered and the images of the one being published, plus its buffers.
     public var workerMemoryFenceBytes: Int { memoryLimitBytes * 2 }
 
-    /// Seconds one image may spend on URL tiles: an eighth of the job timeout, at most 15, so a
-    /// track's images together stay well inside it (after 3 failed requests the server is not
-    /// asked again) and a tile server that hangs never costs a job its timeout.
+    /// Seconds one image may spend on map tiles, from any source: an eighth of the job timeout, at
+    /// most 15; a track's images together get four times that (`TileTimeBudget`), so a tile server
+    /// that hangs or an MBTiles file locked mid-run never costs a job its timeout.
     public var imageTileDeadlineSeconds: Double { min(15, jobTimeoutSeconds / 8) }
 
     /// Where URL tiles are cached.

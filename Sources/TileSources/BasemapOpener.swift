@@ -75,6 +75,7 @@ public struct BasemapOpener: Sendable {
     public static func contentStamp(of source: String) -> String {
         if isURL(source) { return "" }
         guard let status = (try? FileStore.statusFollowingLinks(source)) ?? nil else { return "missing" }
-        return status.isDirectory ? "folder mtime \(status.modificationNanoseconds)" : "size \(status.sizeBytes) mtime \(status.modificationNanoseconds)"
+        return status.isDirectory
+            ? "folder mtime \(status.modificationNanoseconds)" : "size \(status.sizeBytes) mtime \(status.modificationNanoseconds)"
     }
 }

@@ -76,7 +76,8 @@ public final class BasemapTiles: TileProvider {
                 let kind = String(message.prefix { $0 != ":" && !$0.isNumber })
                 if kindsReported.insert(kind).inserted {
                     let breaker =
-                        !passing ? ""
+                        !passing
+                        ? ""
                         : sourceChecksBudget
                             ? "; after \(budget.breakerThreshold) failed requests in a row the server is not asked again in this run"
                             : "; after \(budget.breakerThreshold) failed reads in a row the source is not read again in this run"

@@ -9,7 +9,8 @@ public protocol RawTileSource: AnyObject {
     /// The encoded tile, nil when the source has none there; throws when it cannot be had.
     /// `limit` is the largest tile accepted, in bytes.
     func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]?
-    /// Called before each image's tiles are read (a network source starts the image's deadline).
+    /// Called before each image's tiles are read (a source that keeps its own `TileTimeBudget`,
+    /// as URL sources do, starts the image's deadline there).
     func beginImage()
     /// Called when the bytes of `coordinate` did not decode: drop any cached copy; true when
     /// reading the tile again may give other bytes (the bad ones came from a cache).
@@ -17,7 +18,7 @@ public protocol RawTileSource: AnyObject {
 }
 
 extension RawTileSource {
-    /// Nothing: files have no deadline.
+    /// Nothing: `BasemapTiles` keeps the time for sources without a budget of their own.
     public func beginImage() {}
     /// False: a file gives the same bytes again.
     public func forgetTile(_ coordinate: TileCoordinate) -> Bool { false }

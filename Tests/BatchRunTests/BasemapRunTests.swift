@@ -90,7 +90,8 @@ struct LockedMidRunBasemapTests {
             let (longitude, latitude) = spots[index]
             let points = (0..<30).map { step in
                 let fraction = Double(step) / 29
-                return "<trkpt lat=\"\(latitude + 0.004 * fraction)\" lon=\"\(longitude + 0.006 * fraction)\"><time>2024-05-01T10:\(10 + step):00Z</time></trkpt>"
+                return
+                    "<trkpt lat=\"\(latitude + 0.004 * fraction)\" lon=\"\(longitude + 0.006 * fraction)\"><time>2024-05-01T10:\(10 + step):00Z</time></trkpt>"
             }
             let gpx = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\(points.joined())</trkseg></trk></gpx>"
             let path = (folder ?? sandbox.archive) + "/spot-\(index).gpx"
@@ -119,7 +120,8 @@ struct LockedMidRunBasemapTests {
             run.waitUntilExit()
         }
         let locked = RunSandbox.Result(
-            status: run.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self), seconds: 0)
+            status: run.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+            seconds: 0)
         let summary = sandbox.summary(locked)
         // Every track drawn and published; none blamed for the file's lock.
         #expect(locked.status == 0 && summary["rendered"] as? Int == 6 && summary["failed"] as? Int == 0, "\(locked.stdout) \(locked.stderr)")
