@@ -44,7 +44,7 @@ let package = Package(
         // Time zones: boundary polygons linked in as data (CTimeZoneData), looked up by TimeZones,
         // which also reads the IANA rules (TZif) for the offset at a moment.
         .target(name: "CTimeZoneData", exclude: ["timezones.bin", "LICENSE-ODbL.txt"], cSettings: [.headerSearchPath(".")]),
-        .target(name: "TimeZones", dependencies: ["CTimeZoneData"]),
+        .target(name: "TimeZones", dependencies: ["CTimeZoneData", "TrackModel"]),
         .target(name: "FileStore"),
         .target(name: "ContentHash"),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
@@ -79,21 +79,24 @@ let package = Package(
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
-        .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore"]),
+        .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",
-            dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore"],
+            dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport"],
             exclude: ["disk-full.sh"]),
         .testTarget(
             name: "TileSourcesTests",
             dependencies: [
                 "TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster", "ThumbnailCache", "FileStore",
+                "TestSupport",
             ],
             exclude: ["tile_server.py"]),
         .testTarget(
             name: "SnapshotRenderingTests", dependencies: ["SnapshotRendering", "TrackSynthesis"]),
         // The command line: the tests run the built `tracksnap` binary (an executable cannot be imported).
         .testTarget(name: "tracksnapTests"),
+        // Processes and files several test targets set up (a loopback tile server, a SQLite lock holder).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )
 

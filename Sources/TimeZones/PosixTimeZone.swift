@@ -1,3 +1,4 @@
+import TrackModel
 /// A POSIX TZ rule such as `CET-1CEST,M3.5.0,M10.5.0/3`: a TZif file's footer, which gives the
 /// offsets after its last transition (slim TZif files stop listing transitions early, fat ones in
 /// 2037). Offsets in the text count west of UTC; the properties here count east.
@@ -116,7 +117,7 @@ public struct PosixTimeZone: Sendable, Equatable {
     /// The offset east of UTC at a moment.
     public func utcOffsetSeconds(at seconds: Int64) -> Int {
         guard let daylight = daylightOffsetSeconds, let start, let end else { return standardOffsetSeconds }
-        let year = Self.civilYear(ofDay: Int((seconds + Int64(standardOffsetSeconds)).floorDivided(by: 86_400)))
+        let year = CivilCalendar.date(ofDay: Int((seconds + Int64(standardOffsetSeconds)).floorDivided(by: 86_400))).year
         // Each switch is given in the local time in force before it.
         let startUTC = Int64(Self.dayNumber(start.day, year: year)) * 86_400 + Int64(start.timeSeconds - standardOffsetSeconds)
         let endUTC = Int64(Self.dayNumber(end.day, year: year)) * 86_400 + Int64(end.timeSeconds - daylight)
@@ -126,41 +127,19 @@ public struct PosixTimeZone: Sendable, Equatable {
 
     /// Days since 1970-01-01 of the rule's day in `year`.
     static func dayNumber(_ day: Day, year: Int) -> Int {
-        let january1 = daysFromCivil(year: year, month: 1, day: 1)
+        let january1 = CivilCalendar.day(year: year, month: 1, day: 1)
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         switch day {
         case .julianWithoutLeapDay(let n): return january1 + n - 1 + (leap && n >= 60 ? 1 : 0)
         case .zeroBased(let n): return january1 + n
         case .monthWeekDay(let month, let week, let weekday):
-            let first = daysFromCivil(year: year, month: month, day: 1)
+            let first = CivilCalendar.day(year: year, month: month, day: 1)
             let firstWeekday = ((first + 4) % 7 + 7) % 7  // 1970-01-01 was a Thursday
             var dayOfMonth = 1 + (weekday - firstWeekday + 7) % 7 + (week - 1) * 7
-            let monthLength = daysFromCivil(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) - first
+            let monthLength = CivilCalendar.day(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) - first
             while dayOfMonth > monthLength { dayOfMonth -= 7 }
             return first + dayOfMonth - 1
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The Gregorian year of a day number (days since 1970-01-01).
-    static func civilYear(ofDay days: Int) -> Int {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        return yearOfEra + era * 400 + (shiftedMonth >= 10 ? 1 : 0)
     }
 }
 

@@ -1,3 +1,5 @@
+import TrackModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -132,7 +134,7 @@ enum NumberParsing {
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2),
             expect(UInt8(ascii: "-")), let day = number(2), (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        var seconds = Double(CivilCalendar.day(year: year, month: month, day: day)) * 86_400
         if i == hi { return seconds }
         guard i < hi, bytes[i] == UInt8(ascii: "T") || bytes[i] == UInt8(ascii: " ") else { return nil }
         i += 1
@@ -236,17 +238,6 @@ enum NumberParsing {
         let year = digits(0, 4), month = digits(5, 2), day = digits(8, 2)
         let hour = digits(11, 2), minute = digits(14, 2), second = digits(17, 2)
         guard allDigits, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
-        return Double(daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        return Double(CivilCalendar.day(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
     }
 }

@@ -1,5 +1,6 @@
 import FileStore
 import Foundation
+import TestSupport
 import Testing
 import TrackSynthesis
 
@@ -139,29 +140,6 @@ struct LockedMidRunBasemapTests {
         #expect(rerun.status == 0 && again["rendered"] as? Int == incomplete && again["incomplete"] as? Int == 0, "\(rerun.stdout) \(rerun.stderr)")
         #expect(try FileStore.listDirectory(records).allSatisfy { !$0.contains("incomplete") })
     }
-}
-
-/// Runs `body` while a second process holds an exclusive SQLite lock on `path` (as a writer
-/// such as a tile downloader does), released when `body` returns.
-func holdingWriteLock(on path: String, _ body: () throws -> Void) throws {
-    let locker = Process()
-    locker.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    locker.arguments = [
-        "-c",
-        "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nc.execute('UPDATE metadata SET value=value')\nprint('locked',flush=True)\nsys.stdin.read()",
-        path,
-    ]
-    let output = Pipe(), input = Pipe()
-    locker.standardOutput = output
-    locker.standardInput = input
-    try locker.run()
-    defer {
-        try? input.fileHandleForWriting.close()
-        locker.waitUntilExit()
-    }
-    let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-    guard line.contains("locked") else { throw CocoaError(.fileLocking) }
-    try body()
 }
 
 /// Issue 21 item 2: an image drawn while map tiles failed (not absent by design) is published

@@ -1,5 +1,6 @@
 import FileStore
 import Foundation
+import TestSupport
 import Testing
 import TrackSynthesis
 
@@ -77,7 +78,7 @@ import TrackSynthesis
         #expect(try sandbox.runQueue().status == 0)
         // Put the finished job back as a claim of a dead worker: as if it died just before the ack.
         let job = sandbox.jobs(in: "done")[0]
-        let dead = try deadPid()
+        let dead = try deadProcessIdentifier()
         try FileStore.move(sandbox.jobs + "/done/" + job, to: sandbox.jobs + "/running/\(job)~a1~\(TemporaryName.host)~\(dead)~1")
         let rerun = try sandbox.runQueue(["--json"])
         let summary = sandbox.summary(rerun)
@@ -133,7 +134,8 @@ import TrackSynthesis
         try sandbox.writeTracks(2)
         try sandbox.enqueueArchive()
         let jobs = sandbox.jobs(in: "new")
-        try FileStore.move(sandbox.jobs + "/new/" + jobs[0], to: sandbox.jobs + "/running/\(jobs[0])~a1~\(TemporaryName.host)~\(try deadPid())~5")
+        try FileStore.move(
+            sandbox.jobs + "/new/" + jobs[0], to: sandbox.jobs + "/running/\(jobs[0])~a1~\(TemporaryName.host)~\(try deadProcessIdentifier())~5")
         let foreign = sandbox.jobs + "/running/\(jobs[1])~a1~some-other-node~77~5"
         try FileStore.move(sandbox.jobs + "/new/" + jobs[1], to: foreign)
         let heartbeat = sandbox.jobs + "/running/.heartbeat~some-other-node~77~5"
@@ -167,14 +169,6 @@ import TrackSynthesis
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("disk-full: ok"), "\(text)")
-    }
-
-    private func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
     }
 
     private func childPids(of pid: Int32) -> [Int32] {

@@ -1,25 +1,11 @@
 import FileStore
 import Foundation
+import TestSupport
 import Testing
 import TrackSynthesis
 
 /// Issues 21 and 26: the run's start, enqueue's copies, retry and forget, driven through the binary.
 @Suite(.serialized) struct QueueLifecycleTests {
-    /// Rewrites `path` in place (same inode), as an editor saving over the file does.
-    private func editInPlace(_ path: String, _ text: String) throws {
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.truncateFile(atOffset: 0)
-        handle.write(Data(text.utf8))
-        handle.closeFile()
-    }
-
-    private func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
 
     /// Issue 26 item 1: kill -9 while v1 renders, edit in place, enqueue: only v2 renders, and
     /// v2 is what stays in done/ night after night.
@@ -28,7 +14,8 @@ import TrackSynthesis
         let names = try sandbox.writeTracks(2, fixCount: 200)
         try sandbox.enqueueArchive()
         let job = try #require(sandbox.jobs(in: "new").first { $0.hasSuffix(names[0]) })
-        try FileStore.move(sandbox.jobs + "/new/" + job, to: sandbox.jobs + "/running/\(job)~a1~\(TemporaryName.host)~\(try deadPid())~5")
+        try FileStore.move(
+            sandbox.jobs + "/new/" + job, to: sandbox.jobs + "/running/\(job)~a1~\(TemporaryName.host)~\(try deadProcessIdentifier())~5")
         let edited = SampleCatalog.benchmarkRun(fixCount: 300, seed: 99)
         try editInPlace(sandbox.archive + "/" + names[0], edited)
         sandbox.age(sandbox.archive + "/" + names[0], seconds: 1800)
@@ -77,7 +64,8 @@ import TrackSynthesis
         try editInPlace(sandbox.archive + "/" + names[0], edited)
         sandbox.age(sandbox.archive + "/" + names[0], seconds: 1800)
         try sandbox.enqueueArchive()
-        try FileStore.move(sandbox.jobs + "/new/" + job, to: sandbox.jobs + "/running/\(job)~a1~\(TemporaryName.host)~\(try deadPid())~5")
+        try FileStore.move(
+            sandbox.jobs + "/new/" + job, to: sandbox.jobs + "/running/\(job)~a1~\(TemporaryName.host)~\(try deadProcessIdentifier())~5")
         let result = try sandbox.runQueue(["--color-by", "elevation"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("dropped"), "\(result.stderr)")

@@ -1,37 +1,7 @@
 import FileStore
 import Foundation
+import TestSupport
 import Testing
-
-/// `Tests/TileSourcesTests/tile_server.py` on loopback for whole runs (the tile source tests
-/// drive the same script in-process; a test target cannot import another's helpers).
-final class RunTileServer {
-    let process = Process()
-    let input = Pipe()
-    let port: Int
-
-    init(folder: String) throws {
-        try FileStore.createDirectories(folder + "/tiles")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("TileSourcesTests/tile_server.py").path
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, folder + "/tiles", folder + "/requests.log"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw CocoaError(.fileReadCorruptFile) }
-        self.port = port
-    }
-
-    func template(_ kind: String) -> String { "http://127.0.0.1:\(port)/\(kind)/{z}/{x}/{y}.png" }
-
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
-}
 
 /// A tile server's failures are the server's: a run over one that hangs or drips finishes, no
 /// track is quarantined, the tiles are counted failed; its credentials are kept out of Output/
@@ -50,7 +20,7 @@ struct TileServerRunTests {
     @Test(arguments: ["hang", "drip"])
     func aStuckTileServerFailsTilesNotTracks(kind: String) throws {
         let sandbox = try RunSandbox()
-        let server = try RunTileServer(folder: sandbox.root + "/server")
+        let server = try LoopbackTileServer(folder: sandbox.root + "/server")
         defer { server.stop() }
         try sandbox.writeTracks(3)
         try sandbox.enqueueArchive()
@@ -67,7 +37,7 @@ struct TileServerRunTests {
     /// and the tile cache's SOURCE file.
     @Test func credentialsInATemplateAreStoredNowhere() throws {
         let sandbox = try RunSandbox()
-        let server = try RunTileServer(folder: sandbox.root + "/server")
+        let server = try LoopbackTileServer(folder: sandbox.root + "/server")
         defer { server.stop() }
         try sandbox.writeTracks(2)
         try sandbox.enqueueArchive()

@@ -31,14 +31,3 @@ struct QueueSandbox {
         try? FileManager.default.setAttributes([.modificationDate: then], ofItemAtPath: path)
     }
 }
-
-extension QueueSandbox {
-    /// The pid of a process that has exited (for claims of a dead worker).
-    static func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
-}

@@ -1,24 +1,17 @@
 import FileStore
 import Foundation
 import JobQueue
+import TestSupport
 import Testing
 
 @Suite struct ReaperTests {
-    /// The pid of a process that has exited.
-    private func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
 
     /// A claim left behind means the whole run died (its supervisor settles the claims of every
     /// worker that dies while it lives): the job is not charged an attempt, one interruption is
     /// counted instead.
     @Test func aClaimOfADeadRunGoesBackWithoutAnAttemptAndOneMoreInterruption() throws {
         let sandbox = try QueueSandbox()
-        let claim = Claim(name: "orphan.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
+        let claim = Claim(name: "orphan.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try deadProcessIdentifier(), startTicks: 1)
         try FileStore.writeAtomically(Array("x".utf8), to: sandbox.queue.layout.running + "/" + claim.fileName)
         let report = try sandbox.queue.reap(leaseSeconds: 600)
         #expect(report.returned == ["orphan.gpx"])
@@ -29,7 +22,8 @@ import Testing
         guard case .claimed(let again) = try sandbox.queue.claim(ready[0]) else { Issue.record("not claimed"); return }
         #expect(again.attempt == 1 && again.interruptions == 1)
         let dead = Claim(
-            name: again.name, attempt: again.attempt, interruptions: again.interruptions, host: again.host, pid: try deadPid(), startTicks: 1)
+            name: again.name, attempt: again.attempt, interruptions: again.interruptions, host: again.host, pid: try deadProcessIdentifier(),
+            startTicks: 1)
         try FileStore.move(sandbox.queue.path(of: again), to: sandbox.queue.layout.running + "/" + dead.fileName)
         _ = try sandbox.queue.reap(leaseSeconds: 600)
         #expect(try sandbox.names(sandbox.queue.layout.new) == ["orphan.gpx~a0r2"])
@@ -38,7 +32,8 @@ import Testing
     @Test func aJobInFlightAtTooManyRunDeathsIsQuarantinedWithThatReason() throws {
         var sandbox = try QueueSandbox()
         sandbox.queue.maxInterruptions = 4
-        let claim = Claim(name: "oom.gpx", attempt: 2, interruptions: 3, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
+        let claim = Claim(
+            name: "oom.gpx", attempt: 2, interruptions: 3, host: ProcessIdentity.current.host, pid: try deadProcessIdentifier(), startTicks: 1)
         try FileStore.writeAtomically([], to: sandbox.queue.layout.running + "/" + claim.fileName)
         #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined == ["oom.gpx"])
         let failure = try #require(try QueueStatus.read(sandbox.queue).failed.first)
@@ -52,7 +47,8 @@ import Testing
         var sandbox = try QueueSandbox()
         sandbox.queue.maxInterruptions = 1
         for name in ["a.gpx", "b.gpx"] {
-            let claim = Claim(name: name, attempt: 3, interruptions: 0, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
+            let claim = Claim(
+                name: name, attempt: 3, interruptions: 0, host: ProcessIdentity.current.host, pid: try deadProcessIdentifier(), startTicks: 1)
             try FileStore.writeAtomically([], to: sandbox.queue.layout.running + "/" + claim.fileName)
         }
         #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined.sorted() == ["a.gpx", "b.gpx"])
@@ -89,7 +85,7 @@ import Testing
 
     @Test func aClaimOnItsLastAttemptIsNotBlamedForItsRunDying() throws {
         let sandbox = try QueueSandbox()
-        let claim = Claim(name: "unlucky.gpx", attempt: 3, host: ProcessIdentity.current.host, pid: try deadPid(), startTicks: 1)
+        let claim = Claim(name: "unlucky.gpx", attempt: 3, host: ProcessIdentity.current.host, pid: try deadProcessIdentifier(), startTicks: 1)
         try FileStore.writeAtomically([], to: sandbox.queue.layout.running + "/" + claim.fileName)
         #expect(try sandbox.queue.reap(leaseSeconds: 600).quarantined == [])
         #expect(try sandbox.names(sandbox.queue.layout.new) == ["unlucky.gpx~a2r1"])
@@ -97,7 +93,7 @@ import Testing
 
     @Test func temporariesOfDeadWritersAreSweptAndLiveOnesKept() throws {
         let sandbox = try QueueSandbox()
-        let dead = ".x.png.tmp~\(ProcessIdentity.current.host)~\(try deadPid())~12"
+        let dead = ".x.png.tmp~\(ProcessIdentity.current.host)~\(try deadProcessIdentifier())~12"
         let live = TemporaryName.make(for: "y.png")
         for name in [dead, live] { try FileStore.writeAtomically([1], to: sandbox.root + "/" + name) }
         let report = try sandbox.queue.reap(leaseSeconds: 600, stagingDirectories: [sandbox.root])

@@ -1,18 +1,12 @@
 import FileStore
 import Foundation
 import JobQueue
+import TestSupport
 import Testing
 
 /// Issue 26 item 1: two versions of one archive file are never both live in the queue, and the
 /// newer one wins whatever finishes last.
 @Suite struct SupersedeTests {
-    /// Rewrites `path` in place (same inode), as an editor saving over the file does.
-    private func editInPlace(_ path: String, _ text: String) throws {
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.truncateFile(atOffset: 0)
-        handle.write(Data(text.utf8))
-        handle.closeFile()
-    }
 
     private func contents(_ path: String) -> String? {
         (try? FileStore.readFile(path)).map { String(decoding: $0, as: UTF8.self) }
@@ -64,7 +58,7 @@ import Testing
     /// queue itself never puts an older version there: see the next test.)
     @Test func theReaperDoesNotResurrectAClaimANewerCopySuperseded() throws {
         let sandbox = try QueueSandbox()
-        let dead = Claim(name: "track.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try QueueSandbox.deadPid(), startTicks: 1)
+        let dead = Claim(name: "track.gpx", attempt: 1, host: ProcessIdentity.current.host, pid: try deadProcessIdentifier(), startTicks: 1)
         try FileStore.writeAtomically(Array("v1".utf8), to: sandbox.queue.layout.running + "/" + dead.fileName)
         try sandbox.drop("track.gpx", "v2")
         let report = try sandbox.queue.reap(leaseSeconds: 600)
@@ -81,7 +75,7 @@ import Testing
         let sandbox = try QueueSandbox()
         let name = "track.gpx"
         try FileStore.writeAtomically(Array("v0".utf8), to: sandbox.queue.layout.done + "/" + name)
-        let dead = Claim(name: name, attempt: 1, host: ProcessIdentity.current.host, pid: try QueueSandbox.deadPid(), startTicks: 1)
+        let dead = Claim(name: name, attempt: 1, host: ProcessIdentity.current.host, pid: try deadProcessIdentifier(), startTicks: 1)
         try FileStore.writeAtomically(Array("v1".utf8), to: sandbox.queue.layout.running + "/" + dead.fileName)
         #expect(try sandbox.queue.requeueFinished(name) == false)
         let report = try sandbox.queue.reap(leaseSeconds: 600)

@@ -4,6 +4,7 @@ import MapTiles
 import PNGEncoding
 import Raster
 import SnapshotRendering
+import TestSupport
 import Testing
 import TileSources
 import TrackSynthesis
@@ -91,32 +92,16 @@ struct BadTileTests {
         let folder = try temporaryFolder("locked")
         let path = folder + "/locked.mbtiles"
         try TileSetMaker.writeMBTiles(path, kind: .position, boundsLonLat: regionBounds, zooms: 9...9)
-        let locker = Process()
-        locker.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        locker.arguments = [
-            "-c",
-            "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nc.execute('UPDATE metadata SET value=value')\nprint('locked',flush=True)\nsys.stdin.read()",
-            path,
-        ]
-        // The lock is held until the test closes the locker's stdin.
-        let output = Pipe(), input = Pipe()
-        locker.standardOutput = output
-        locker.standardInput = input
-        try locker.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            locker.waitUntilExit()
+        try holdingWriteLock(on: path) {
+            let started = Date()
+            #expect {
+                _ = try BasemapOpener(tileCacheDirectory: folder).openSource(BasemapSettings(source: path))
+            } throws: { error in
+                "\(error)".contains("locked") && "\(error)".contains(path)
+            }
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited >= 1.5 && waited < 6, "waited \(waited) s")
         }
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        #expect(line.contains("locked"))
-        let started = Date()
-        #expect {
-            _ = try BasemapOpener(tileCacheDirectory: folder).openSource(BasemapSettings(source: path))
-        } throws: { error in
-            "\(error)".contains("locked") && "\(error)".contains(path)
-        }
-        let waited = Date().timeIntervalSince(started)
-        #expect(waited >= 1.5 && waited < 6, "waited \(waited) s")
     }
 }
 

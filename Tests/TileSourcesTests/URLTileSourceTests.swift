@@ -2,44 +2,17 @@ import FileStore
 import Foundation
 import MapTiles
 import SnapshotRendering
+import TestSupport
 import Testing
 import TileSources
 import TrackSynthesis
 
-/// `tile_server.py` on loopback, serving a generated position-field tile folder.
-final class LoopbackTileServer {
-    let process = Process()
-    let input = Pipe()
-    let port: Int
-    let folder: String
-    var log: String { folder + "/requests.log" }
-
-    init() throws {
-        folder = try temporaryFolder("server")
+extension LoopbackTileServer {
+    /// Over a generated position-field tile folder (zooms 10-12 of the test region).
+    convenience init() throws {
+        let folder = try temporaryFolder("server")
         try TileSetMaker.writeFolder(folder + "/tiles", kind: .position, boundsLonLat: regionBounds, zooms: 10...12)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("tile_server.py").path
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, folder + "/tiles", folder + "/requests.log"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw TileProblem("tile server said '\(line)'") }
-        self.port = port
-    }
-
-    func template(_ kind: String) -> String { "http://127.0.0.1:\(port)/\(kind)/{z}/{x}/{y}.png" }
-
-    /// The logged requests: path, User-Agent, If-None-Match.
-    func requests() -> [[String: String]] {
-        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
-    }
-
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try self.init(folder: folder)
     }
 }
 
