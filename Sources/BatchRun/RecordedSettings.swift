@@ -52,12 +52,13 @@ public struct RecordedSettings: Sendable, Equatable {
             }
         }
         walk(drawn, "", depth: 0)
-        // The file sits in Output/: a URL template's credentials are not written there. A hash of
-        // the full template still tells two keys apart.
+        // The file sits in Output/: a URL template's credentials are not written there, nor a hash
+        // of them (it would let anyone confirm a guessed key). Two templates that differ only in a
+        // secret differ in the fingerprint, which `differences` then names.
         if let source = drawn.options.basemap?.source, BasemapOpener.displayName(source) != source,
             let index = lines.firstIndex(of: "options.basemap.source = " + source.replacingNewlines)
         {
-            lines[index] = "options.basemap.source = \(BasemapOpener.displayName(source)) (template sha256 \(SHA256.hash(source).hex.prefix(12)))"
+            lines[index] = "options.basemap.source = \(BasemapOpener.displayName(source))"
         }
         return lines.filter { !$0.hasPrefix("options.limits.") }
     }

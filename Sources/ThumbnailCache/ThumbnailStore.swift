@@ -123,7 +123,7 @@ public struct ThumbnailStore: Sendable {
         // goes before it and is removed after a complete one, so a crash in between errs
         // towards drawing the track again.
         if let cause = record.incomplete {
-            let marker = Array("{\"cause\":\"\(cause.escapedForJSON)\",\"tiles_failed\":\(record.basemap?.tilesFailed ?? 0)}\n".utf8)
+            let marker = IncompleteMarker(cause: cause, tilesFailed: record.basemap?.tilesFailed ?? 0).jsonBytes()
             try FileStore.writeAtomically(images + [(marker, incompletePath(key)), (record.jsonBytes(), recordPath(key))])
         } else {
             try FileStore.writeAtomically(images + [(record.jsonBytes(), recordPath(key))])
@@ -138,20 +138,4 @@ public struct ThumbnailStore: Sendable {
         try ExclusiveLock.acquire(locksDirectory + "/" + String(key.hex.prefix(2)))
     }
 
-}
-
-extension String {
-    /// The string with `"`, `\` and control characters escaped for a JSON string.
-    fileprivate var escapedForJSON: String {
-        var out = ""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 }

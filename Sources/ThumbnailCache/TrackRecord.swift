@@ -123,3 +123,21 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         try? JSONDecoder().decode(TrackRecord.self, from: Data(bytes))
     }
 }
+
+/// What `<key>.incomplete.json` holds: why the key's images lack map tiles (for a person reading
+/// the folder; the run only checks that the file exists).
+struct IncompleteMarker: Encodable {
+    var cause: String
+    var tilesFailed: Int
+
+    enum CodingKeys: String, CodingKey {
+        case cause
+        case tilesFailed = "tiles_failed"
+    }
+
+    func jsonBytes() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
+    }
+}
