@@ -8,18 +8,24 @@ import Testing
 /// newer one wins whatever finishes last.
 @Suite struct SupersedeTests {
 
+    /// A queue with `archive/track.gpx` (holding `text`, aged an hour) enqueued once.
+    private func queuedArchiveFile(_ text: String) throws -> (QueueSandbox, String, ArchiveEnqueuer) {
+        let sandbox = try QueueSandbox()
+        let file = sandbox.root + "/archive/track.gpx"
+        try FileStore.createDirectories([sandbox.root + "/archive"])
+        try FileStore.writeAtomically(Array(text.utf8), to: file)
+        sandbox.age(file, seconds: 3600)
+        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
+        _ = try enqueuer.enqueue([file])
+        return (sandbox, file, enqueuer)
+    }
+
     private func contents(_ path: String) -> String? {
         (try? FileStore.readFile(path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func aNewerVersionSupersedesTheOlderClaimAndWinsWhateverFinishesLast() throws {
-        let sandbox = try QueueSandbox()
-        let file = sandbox.root + "/archive/track.gpx"
-        try FileStore.createDirectories([sandbox.root + "/archive"])
-        try FileStore.writeAtomically(Array("<gpx>v1</gpx>".utf8), to: file)
-        sandbox.age(file, seconds: 3600)
-        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
-        _ = try enqueuer.enqueue([file])
+        let (sandbox, file, enqueuer) = try queuedArchiveFile("<gpx>v1</gpx>")
         let first = try #require(try sandbox.queue.readyJobs().ready.first)
         let claimOfFirst = try #require(try sandbox.queue.claim(first).claim)
         // The user edits the file while v1 renders; the nightly enqueue queues v2.
@@ -39,13 +45,7 @@ import Testing
     /// An unchanged file whose job is being rendered is not queued again (that would supersede
     /// the claim and throw its render away).
     @Test func anUnchangedFileBeingRenderedIsNotQueuedAgain() throws {
-        let sandbox = try QueueSandbox()
-        let file = sandbox.root + "/archive/track.gpx"
-        try FileStore.createDirectories([sandbox.root + "/archive"])
-        try FileStore.writeAtomically(Array("<gpx>v1</gpx>".utf8), to: file)
-        sandbox.age(file, seconds: 3600)
-        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
-        _ = try enqueuer.enqueue([file])
+        let (sandbox, file, enqueuer) = try queuedArchiveFile("<gpx>v1</gpx>")
         let job = try #require(try sandbox.queue.readyJobs().ready.first)
         let claim = try #require(try sandbox.queue.claim(job).claim)
         let report = try enqueuer.enqueue([file])
@@ -136,13 +136,7 @@ import Testing
     }
 
     @Test func aNewerVersionSupersedesAnOlderQuarantineAndOlderReadyCopies() throws {
-        let sandbox = try QueueSandbox()
-        let file = sandbox.root + "/archive/track.gpx"
-        try FileStore.createDirectories([sandbox.root + "/archive"])
-        try FileStore.writeAtomically(Array("v1".utf8), to: file)
-        sandbox.age(file, seconds: 3600)
-        let enqueuer = ArchiveEnqueuer(queue: sandbox.queue)
-        _ = try enqueuer.enqueue([file])
+        let (sandbox, file, enqueuer) = try queuedArchiveFile("v1")
         let job = try #require(try sandbox.queue.readyJobs().ready.first)
         let claim = try #require(try sandbox.queue.claim(job).claim)
         try sandbox.queue.quarantine(claim, failureClass: .invalidInput, message: "v1 is broken")
