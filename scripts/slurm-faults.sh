@@ -84,11 +84,16 @@ job=$(squeue -h -j "${array}_0" -o %A)
 victims=$(scontrol listpids "$job" 2>/dev/null | awk 'NR > 1 { print $1 }' | sort -u)
 steps=$(pgrep -f "slurmstepd: \[$job\." || true)
 held=$(find "$TRACKSNAP_JOBS/running" -maxdepth 1 -type f ! -name '.*' | wc -l)
+# slurmd is frozen meanwhile, as on a dead node: awake, it sometimes reported the batch script's
+# end before the node was down, and the task then ended instead of being requeued.
+slurmd_pid=$(cat "$cluster/slurmd.pid")
+kill -STOP "$slurmd_pid"
 # shellcheck disable=SC2086
 kill -KILL $victims $steps 2>/dev/null || true
 for pid in $victims $steps; do wait "$pid" 2>/dev/null || true; done
 scontrol update NodeName="$node" State=DOWN Reason="tracksnap node-failure drill"
 for _ in $(seq 100); do [ "$(squeue -h -j "${array}_0" -o %T 2>/dev/null)" != RUNNING ] && break; sleep 0.1; done
+kill -CONT "$slurmd_pid"
 say "drill nodefail: SIGKILL to $(echo $victims $steps | wc -w) process(es) of job $job holding $held claim(s); node down, task ${array}_0 $(squeue -h -j "${array}_0" -o %T 2>/dev/null || echo gone)"
 # With ReturnToService=2 the node may already be back (its slurmd registered again).
 scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
