@@ -47,9 +47,11 @@ let package = Package(
         .target(name: "TimeZones", dependencies: ["CTimeZoneData", "TrackModel"]),
         .target(name: "FileStore"),
         .target(name: "ContentHash"),
+        // The JSON reader of the style documents (a tree with line and column in every error).
+        .target(name: "JSONDocument"),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         .target(
-            name: "ThumbnailCache", dependencies: ["SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),
+            name: "ThumbnailCache", dependencies: ["JSONDocument", "SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),
         .target(
             name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones"]),
         .target(

@@ -1,3 +1,4 @@
+import JSONDocument
 import Raster
 import SnapshotRendering
 

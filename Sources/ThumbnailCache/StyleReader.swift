@@ -1,3 +1,4 @@
+import JSONDocument
 import MapTiles
 import Raster
 import SnapshotRendering

@@ -1,10 +1,10 @@
-/// A parsed JSON document (RFC 8259), for reading the style file with key paths in every error.
+/// A parsed JSON document (RFC 8259), for reading style documents with key paths in every error.
 /// Parsed here, with the line and column of any error: Foundation's `JSONSerialization` would
 /// link Foundation and ICU into the executable for this one small file, and `JSONDecoder` reports
 /// only "The given data was not valid JSON.", with no position. (TrackFormats' `JSONScanner` is a
 /// streaming reader for GeoJSON tracks whose errors are track-decoding errors; a style file wants
 /// a tree and key paths.)
-enum JSONValue: Equatable {
+public enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -13,7 +13,7 @@ enum JSONValue: Equatable {
     case null
 
     /// Parses a whole document (one value, surrounded by white space only).
-    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -22,16 +22,16 @@ enum JSONValue: Equatable {
     }
 
     /// The members of an object.
-    var object: [String: JSONValue]? { if case .object(let members) = self { members } else { nil } }
+    public var object: [String: JSONValue]? { if case .object(let members) = self { members } else { nil } }
     /// The items of a list.
-    var array: [JSONValue]? { if case .array(let items) = self { items } else { nil } }
+    public var array: [JSONValue]? { if case .array(let items) = self { items } else { nil } }
     /// The text of a string.
-    var string: String? { if case .string(let text) = self { text } else { nil } }
+    public var string: String? { if case .string(let text) = self { text } else { nil } }
     /// The value of a number.
-    var number: Double? { if case .number(let value) = self { value } else { nil } }
+    public var number: Double? { if case .number(let value) = self { value } else { nil } }
 
     /// How an error message shows the value: strings quoted, whole numbers without ".0".
-    var description: String {
+    public var description: String {
         switch self {
         case .string(let text): return "\"\(text)\""
         case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
@@ -44,9 +44,9 @@ enum JSONValue: Equatable {
 }
 
 /// Why a document is not valid JSON, and where.
-struct JSONParseError: Error {
+public struct JSONParseError: Error, Sendable {
     /// "line L, column C: what was expected, found what".
-    var message: String
+    public var message: String
 }
 
 /// A recursive-descent reader over the document's bytes.
