@@ -78,6 +78,7 @@ let package = Package(
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapGeometry"]),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
