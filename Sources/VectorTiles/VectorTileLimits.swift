@@ -13,8 +13,10 @@ public struct VectorTileLimits: Sendable, Equatable {
     public var maximumExtent: Int = 1 << 20
     /// How far outside the tile a coordinate may lie, in multiples of the layer's extent: a
     /// coordinate outside `-margin…extent + margin` makes its feature a `coordinateOutOfRange`
-    /// problem. Real tiles' buffers are 1/64 to 1/8 of the extent. Default: 1.
-    public var coordinateMarginExtents: Int = 1
+    /// problem. Clipped tiles' buffers are 1/64 to 1/8 of the extent, but tilemaker 2.2 leaves
+    /// boundaries up to 2 extents outside the tile (measured over the Liechtenstein tiles), so the
+    /// bound is twice that. Default: 4.
+    public var coordinateMarginExtents: Int = 4
     /// Most vertices one feature may decode to; a longer feature is a `limitExceeded` problem
     /// (a real country border at zoom 14 has tens of thousands). Default: 500,000.
     public var maximumVerticesPerFeature: Int = 500_000
