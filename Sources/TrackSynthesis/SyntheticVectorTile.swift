@@ -63,7 +63,9 @@ public enum SyntheticVectorTile {
 
         /// A line feature: each line written as MoveTo, LineTo.
         public static func lines(id: UInt64? = nil, properties: [(key: String, value: Value)] = [], _ lines: [[(x: Int32, y: Int32)]]) -> Feature {
-            Feature(id: id, type: 2, properties: properties, commands: lines.flatMap { line -> [Command] in [.moveTo([line[0]]), .lineTo(Array(line.dropFirst()))] })
+            Feature(
+                id: id, type: 2, properties: properties,
+                commands: lines.flatMap { line -> [Command] in [.moveTo([line[0]]), .lineTo(Array(line.dropFirst()))] })
         }
 
         /// A point feature: one MoveTo through all the points.
@@ -133,9 +135,17 @@ public enum SyntheticVectorTile {
         for feature in layer.features {
             var tags: [UInt32] = []
             for (key, value) in feature.properties {
-                let keyIndex = keys.firstIndex(of: key) ?? { keys.append(key); return keys.count - 1 }()
+                let keyIndex =
+                    keys.firstIndex(of: key)
+                    ?? {
+                        keys.append(key); return keys.count - 1
+                    }()
                 let encoded = encode(value)
-                let valueIndex = values.firstIndex(of: encoded) ?? { values.append(encoded); return values.count - 1 }()
+                let valueIndex =
+                    values.firstIndex(of: encoded)
+                    ?? {
+                        values.append(encoded); return values.count - 1
+                    }()
                 tags += [UInt32(keyIndex), UInt32(valueIndex)]
             }
             var body = ProtobufWriter()

@@ -41,7 +41,9 @@ enum PMTilesDirectory {
             let count = try varint()
             // Each entry takes at least four bytes (one varint per column).
             guard count <= UInt64(buffer.count / 4) else {
-                throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected at most \(buffer.count / 4) entries in \(buffer.count) bytes, found a count of \(count)")
+                throw PMTilesError(
+                    .malformedDirectory, at: archiveOffset,
+                    "expected at most \(buffer.count / 4) entries in \(buffer.count) bytes, found a count of \(count)")
             }
             var entries = [PMTilesEntry](repeating: PMTilesEntry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(count))
             var id: UInt64 = 0
@@ -51,13 +53,17 @@ enum PMTilesDirectory {
                     throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected increasing tile ids, found entry \(k) repeating id \(id)")
                 }
                 let (next, overflow) = id.addingReportingOverflow(delta)
-                guard !overflow else { throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected tile ids below 2^64, found an overflow at entry \(k)") }
+                guard !overflow else {
+                    throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected tile ids below 2^64, found an overflow at entry \(k)")
+                }
                 id = next
                 entries[k].tileID = id
             }
             for k in entries.indices {
                 let run = try varint()
-                guard run <= UInt64(UInt32.max) else { throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected a 32-bit run length, found \(run)") }
+                guard run <= UInt64(UInt32.max) else {
+                    throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected a 32-bit run length, found \(run)")
+                }
                 entries[k].runLength = UInt32(run)
             }
             for k in entries.indices {
@@ -70,16 +76,22 @@ enum PMTilesDirectory {
             for k in entries.indices {
                 let stored = try varint()
                 if stored == 0 {
-                    guard k > 0 else { throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected an explicit offset for the first entry, found 0") }
+                    guard k > 0 else {
+                        throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected an explicit offset for the first entry, found 0")
+                    }
                     let (next, overflow) = entries[k - 1].offset.addingReportingOverflow(UInt64(entries[k - 1].length))
-                    guard !overflow else { throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected offsets below 2^64, found an overflow at entry \(k)") }
+                    guard !overflow else {
+                        throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected offsets below 2^64, found an overflow at entry \(k)")
+                    }
                     entries[k].offset = next
                 } else {
                     entries[k].offset = stored - 1
                 }
             }
             guard reader.isAtEnd else {
-                throw PMTilesError(.malformedDirectory, at: archiveOffset, "expected the directory to end after \(count) entries, found \(buffer.count - reader.position) more bytes")
+                throw PMTilesError(
+                    .malformedDirectory, at: archiveOffset,
+                    "expected the directory to end after \(count) entries, found \(buffer.count - reader.position) more bytes")
             }
             return entries
         }

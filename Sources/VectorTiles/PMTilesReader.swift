@@ -36,16 +36,20 @@ public struct PMTilesReader<Source: ByteRangeReading> {
         }
         for (name, offset, length, at) in [
             ("root directory", header.rootDirectoryOffset, header.rootDirectoryLength, 8 as UInt64),
-            ("metadata", header.metadataOffset, header.metadataLength, 24), ("leaf directories", header.leafDirectoriesOffset, header.leafDirectoriesLength, 40),
+            ("metadata", header.metadataOffset, header.metadataLength, 24),
+            ("leaf directories", header.leafDirectoriesOffset, header.leafDirectoriesLength, 40),
             ("tile data", header.tileDataOffset, header.tileDataLength, 56),
         ] {
             let (end, overflow) = offset.addingReportingOverflow(length)
             guard !overflow, end <= size else {
-                throw PMTilesError(.outOfBounds, at: at, "expected the \(name) (bytes \(offset) + \(length)) inside the archive of \(size) bytes, found it past the end")
+                throw PMTilesError(
+                    .outOfBounds, at: at,
+                    "expected the \(name) (bytes \(offset) + \(length)) inside the archive of \(size) bytes, found it past the end")
             }
         }
         self.header = header
-        rootDirectory = try Self.directory(source, header: header, offset: header.rootDirectoryOffset, length: header.rootDirectoryLength, limits: limits)
+        rootDirectory = try Self.directory(
+            source, header: header, offset: header.rootDirectoryOffset, length: header.rootDirectoryLength, limits: limits)
     }
 
     /// The entry of tile `z/x/y` (XYZ rows): its blob's offset is in the tile data section. Nil when
@@ -66,7 +70,8 @@ public struct PMTilesReader<Source: ByteRangeReading> {
                         ? "expected leaf directories at most \(limits.maximumLeafDepth) deep for tile \(z)/\(x)/\(y), found deeper"
                         : "expected each leaf directory once on the way to tile \(z)/\(x)/\(y), found the one at leaf offset \(entry.offset) again")
             }
-            entries = try Self.directory(source, header: header, offset: header.leafDirectoriesOffset + entry.offset, length: UInt64(entry.length), limits: limits)
+            entries = try Self.directory(
+                source, header: header, offset: header.leafDirectoriesOffset + entry.offset, length: UInt64(entry.length), limits: limits)
         }
     }
 
@@ -94,7 +99,8 @@ public struct PMTilesReader<Source: ByteRangeReading> {
     /// The metadata JSON's bytes, inflated when gzip-compressed.
     public func metadataBytes() throws(PMTilesError) -> [UInt8] {
         guard header.metadataLength <= UInt64(limits.maximumMetadataBytes) else {
-            throw PMTilesError(.limitExceeded, at: 32, "expected metadata of at most \(limits.maximumMetadataBytes) bytes, found \(header.metadataLength)")
+            throw PMTilesError(
+                .limitExceeded, at: 32, "expected metadata of at most \(limits.maximumMetadataBytes) bytes, found \(header.metadataLength)")
         }
         let stored = try Self.read(source, offset: header.metadataOffset, length: Int(header.metadataLength))
         return try Self.inflateIfNeeded(stored, at: header.metadataOffset, limit: limits.maximumMetadataBytes, what: "the metadata")
@@ -125,7 +131,9 @@ public struct PMTilesReader<Source: ByteRangeReading> {
         }
         let (end, overflow) = offset.addingReportingOverflow(length)
         guard !overflow, end <= source.byteCount else {
-            throw PMTilesError(.outOfBounds, at: offset, "expected a directory (\(length) bytes) inside the archive of \(source.byteCount) bytes, found it past the end")
+            throw PMTilesError(
+                .outOfBounds, at: offset,
+                "expected a directory (\(length) bytes) inside the archive of \(source.byteCount) bytes, found it past the end")
         }
         let stored = try read(source, offset: offset, length: Int(length))
         let bytes = try inflateIfNeeded(stored, at: offset, limit: limits.maximumDirectoryBytes, what: "the directory")

@@ -87,7 +87,8 @@ public enum PMTilesWriter {
                 var pointers: [PMTilesEntry] = []
                 for start in stride(from: 0, to: entries.count, by: perLeaf) {
                     let leaf = pack(PMTilesDirectory.encode(Array(entries[start..<min(start + perLeaf, entries.count)])))
-                    pointers.append(PMTilesEntry(tileID: entries[start].tileID, offset: UInt64(leaves.count), length: UInt32(leaf.count), runLength: 0))
+                    pointers.append(
+                        PMTilesEntry(tileID: entries[start].tileID, offset: UInt64(leaves.count), length: UInt32(leaf.count), runLength: 0))
                     leaves += leaf
                 }
                 root = pack(PMTilesDirectory.encode(pointers))

@@ -6,7 +6,9 @@ public enum VectorTileBytes {
     /// never starts with 1f: that would be field 3 with wire type 7, which does not exist). A
     /// stream that would inflate past `limit` bytes (a gzip bomb) is refused with a
     /// `limitExceeded` problem naming the limit. Default limit: `VectorTileLimits().maximumInflatedTileBytes` (32 MiB).
-    public static func inflateIfNeeded(_ bytes: [UInt8], limit: Int = VectorTileLimits().maximumInflatedTileBytes) throws(VectorTileProblem) -> [UInt8] {
+    public static func inflateIfNeeded(_ bytes: [UInt8], limit: Int = VectorTileLimits().maximumInflatedTileBytes) throws(VectorTileProblem)
+        -> [UInt8]
+    {
         try bytes.withUnsafeBufferPointer { buffer throws(VectorTileProblem) in
             guard Gzip.hasMagic(buffer) else { return bytes }
             var limits = DecompressionLimits()
@@ -19,7 +21,9 @@ public enum VectorTileBytes {
             } catch {
                 switch error.kind {
                 case .limitExceeded:
-                    throw VectorTileProblem(.limitExceeded, at: error.byteOffset, "expected a tile of at most \(limit) bytes inflated, found more (a gzip bomb?): \(error.message)")
+                    throw VectorTileProblem(
+                        .limitExceeded, at: error.byteOffset,
+                        "expected a tile of at most \(limit) bytes inflated, found more (a gzip bomb?): \(error.message)")
                 case .malformed, .unsupported:
                     throw VectorTileProblem(.brokenCompression, at: error.byteOffset, "expected a whole gzip stream: \(error.message)")
                 }

@@ -44,6 +44,9 @@ extension VectorTileLayer {
         var x: Int64 = 0
         var y: Int64 = 0
         var points: [TilePoint] = []
+        // Parameters take one or two bytes each in real tiles: one reservation of about the final
+        // size, then the array's own doubling (a reservation per command would copy per command).
+        points.reserveCapacity(min(range.count / 3, limits.maximumVerticesPerFeature))
         var parts: [Int] = []
         while !reader.isAtEnd {
             let at = reader.position
@@ -59,8 +62,12 @@ extension VectorTileLayer {
                         "expected \(2 * count) parameter bytes or more for a command count of \(count), found \(reader.end - reader.position)")
                 }
                 if id == Command.lineTo {
-                    guard type != .point else { throw VectorTileProblem(.invalidGeometry, at: at, "expected only MoveTo in a point geometry, found LineTo") }
-                    guard !parts.isEmpty else { throw VectorTileProblem(.invalidGeometry, at: at, "expected MoveTo before LineTo, found LineTo first") }
+                    guard type != .point else {
+                        throw VectorTileProblem(.invalidGeometry, at: at, "expected only MoveTo in a point geometry, found LineTo")
+                    }
+                    guard !parts.isEmpty else {
+                        throw VectorTileProblem(.invalidGeometry, at: at, "expected MoveTo before LineTo, found LineTo first")
+                    }
                 } else if type == .point {
                     if parts.isEmpty { parts.append(0) }
                 } else {
@@ -71,29 +78,37 @@ extension VectorTileLayer {
                 }
                 guard points.count + count <= limits.maximumVerticesPerFeature else {
                     throw VectorTileProblem(
-                        .limitExceeded, at: at, "expected at most \(limits.maximumVerticesPerFeature) vertices in a feature, found \(points.count + count) or more")
+                        .limitExceeded, at: at,
+                        "expected at most \(limits.maximumVerticesPerFeature) vertices in a feature, found \(points.count + count) or more")
                 }
                 guard budget.take(count) else {
                     throw VectorTileProblem(
-                        .limitExceeded, at: at, "expected at most \(limits.maximumVerticesPerTile) vertices in the tile, found more (this feature adds \(count))")
+                        .limitExceeded, at: at,
+                        "expected at most \(limits.maximumVerticesPerTile) vertices in the tile, found more (this feature adds \(count))")
                 }
-                points.reserveCapacity(points.count + count)
                 for _ in 0..<count {
                     let parameterAt = reader.position
                     x += WireReader.zigzag(UInt64(try reader.readVarint32()))
                     y += WireReader.zigzag(UInt64(try reader.readVarint32()))
                     guard x >= low, x <= high, y >= low, y <= high else {
                         throw VectorTileProblem(
-                            .coordinateOutOfRange, at: parameterAt, "expected coordinates within \(low)…\(high) tile units (extent \(extent)), found (\(x), \(y))")
+                            .coordinateOutOfRange, at: parameterAt,
+                            "expected coordinates within \(low)…\(high) tile units (extent \(extent)), found (\(x), \(y))")
                     }
                     points.append(TilePoint(x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y)))
                 }
             case Command.closePath:
-                guard type != .point else { throw VectorTileProblem(.invalidGeometry, at: at, "expected only MoveTo in a point geometry, found ClosePath") }
+                guard type != .point else {
+                    throw VectorTileProblem(.invalidGeometry, at: at, "expected only MoveTo in a point geometry, found ClosePath")
+                }
                 guard count == 1 else { throw VectorTileProblem(.invalidGeometry, at: at, "expected a ClosePath count of 1, found \(count)") }
-                guard let start = parts.last else { throw VectorTileProblem(.invalidGeometry, at: at, "expected MoveTo before ClosePath, found ClosePath first") }
+                guard let start = parts.last else {
+                    throw VectorTileProblem(.invalidGeometry, at: at, "expected MoveTo before ClosePath, found ClosePath first")
+                }
                 if type == .lineString, points.count > start {
-                    guard budget.take(1) else { throw VectorTileProblem(.limitExceeded, at: at, "expected at most \(limits.maximumVerticesPerTile) vertices in the tile") }
+                    guard budget.take(1) else {
+                        throw VectorTileProblem(.limitExceeded, at: at, "expected at most \(limits.maximumVerticesPerTile) vertices in the tile")
+                    }
                     points.append(points[start])
                 }
             default:

@@ -67,7 +67,8 @@ public struct VectorTileLayer: Sendable {
             }
             guard extent > 0, extent <= UInt64(limits.maximumExtent) else {
                 throw VectorTileProblem(
-                    .invalidLayer, at: range.lowerBound, "expected an extent of 1…\(limits.maximumExtent) tile units, found \(extent)", layerName: name)
+                    .invalidLayer, at: range.lowerBound, "expected an extent of 1…\(limits.maximumExtent) tile units, found \(extent)",
+                    layerName: name)
             }
             var values: [VectorTileValue] = []
             values.reserveCapacity(valueRanges.count)

@@ -57,12 +57,14 @@ public enum VectorTileValue: Sendable, Equatable, Hashable, CustomStringConverti
             case (6, .varint): value = .int(WireReader.zigzag(try reader.readVarint()))
             case (7, .varint): value = .bool(try reader.readVarint() != 0)
             case (1...7, _):
-                throw VectorTileProblem(.malformedField, at: reader.position, "expected the schema's wire type for value field \(field), found \(wireType.rawValue)")
+                throw VectorTileProblem(
+                    .malformedField, at: reader.position, "expected the schema's wire type for value field \(field), found \(wireType.rawValue)")
             default: try reader.skip(wireType, field: field)
             }
         }
         guard let value else {
-            throw VectorTileProblem(.invalidLayer, at: range.lowerBound, "expected a value field (string, float, double, int, uint, sint or bool), found none")
+            throw VectorTileProblem(
+                .invalidLayer, at: range.lowerBound, "expected a value field (string, float, double, int, uint, sint or bool), found none")
         }
         return value
     }

@@ -134,7 +134,8 @@ struct WireReader {
                 let inner = try readFieldKey()
                 if inner.wireType == .groupEnd {
                     guard inner.field == field else {
-                        throw VectorTileProblem(.malformedField, at: position, "expected the end of group \(field), found the end of group \(inner.field)")
+                        throw VectorTileProblem(
+                            .malformedField, at: position, "expected the end of group \(field), found the end of group \(inner.field)")
                     }
                     return
                 }

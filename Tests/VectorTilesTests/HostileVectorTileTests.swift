@@ -22,7 +22,8 @@ import VectorTiles
         let found = problem { try decodedGeometry(far) }
         #expect(found?.kind == .coordinateOutOfRange && found?.message.contains("-16384…20480") == true)
         // Deltas that wrap a 32-bit cursor are caught on the way, not after the wrap.
-        let wrapping = Feature(type: 1, geometry: [SyntheticVectorTile.command(1, count: 3)] + Array(repeating: SyntheticVectorTile.zigzag(Int32.max), count: 6))
+        let wrapping = Feature(
+            type: 1, geometry: [SyntheticVectorTile.command(1, count: 3)] + Array(repeating: SyntheticVectorTile.zigzag(Int32.max), count: 6))
         #expect(problem { try decodedGeometry(wrapping) }?.kind == .coordinateOutOfRange)
     }
 

@@ -21,7 +21,9 @@ import VectorTiles
                 #expect(!layer.features.isEmpty, "\(entry.name) layer \(layer.name)")
                 // tilemaker 2.2 clips most layers within half an extent of the tile, but leaves
                 // boundary lines (and a few waterways and parks at zoom 14) up to 2 extents out.
-                let margin = layer.name == "boundary" || layer.name == "park" || layer.name.hasPrefix("water") ? 2 * layer.extent : layer.extent / 2 + layer.extent / 16
+                let margin =
+                    layer.name == "boundary" || layer.name == "park" || layer.name.hasPrefix("water")
+                    ? 2 * layer.extent : layer.extent / 2 + layer.extent / 16
                 let low = Int32(-margin)
                 let high = Int32(layer.extent + margin)
                 for feature in layer.features {
@@ -32,11 +34,13 @@ import VectorTiles
                         case .polygons(let polygons): polygons.flatMap { [$0.exterior] + $0.holes }.flatMap { $0 }
                         case .unknown: []
                         }
-                    #expect(all.allSatisfy { $0.x >= low && $0.x <= high && $0.y >= low && $0.y <= high }, "\(entry.name) \(layer.name) \(feature.index)")
+                    #expect(
+                        all.allSatisfy { $0.x >= low && $0.x <= high && $0.y >= low && $0.y <= high }, "\(entry.name) \(layer.name) \(feature.index)")
                 }
             }
         }
-        #expect(allNames.isSuperset(of: ["transportation", "water", "waterway", "building", "landuse", "landcover", "boundary", "place"]), "\(allNames)")
+        #expect(
+            allNames.isSuperset(of: ["transportation", "water", "waterway", "building", "landuse", "landcover", "boundary", "place"]), "\(allNames)")
     }
 
     @Test func realTileFeaturesHaveTheSchemasProperties() throws {
@@ -54,7 +58,9 @@ import VectorTiles
         let building = try #require(tile.layer(named: "building"))
         var polygonCount = 0
         for index in 0..<building.featureCount {
-            if case .polygons(let polygons) = try building.geometry(of: building.feature(at: index), budget: &budget) { polygonCount += polygons.count }
+            if case .polygons(let polygons) = try building.geometry(of: building.feature(at: index), budget: &budget) {
+                polygonCount += polygons.count
+            }
         }
         #expect(polygonCount > 0)
     }

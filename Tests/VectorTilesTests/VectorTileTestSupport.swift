@@ -26,7 +26,9 @@ func singleFeatureTile(_ feature: SyntheticVectorTile.Feature, extent: UInt64? =
 }
 
 /// The geometry of a single-feature tile, under a fresh budget.
-func decodedGeometry(_ feature: SyntheticVectorTile.Feature, extent: UInt64? = 4096, limits: VectorTileLimits = VectorTileLimits()) throws -> VectorTileGeometry {
+func decodedGeometry(_ feature: SyntheticVectorTile.Feature, extent: UInt64? = 4096, limits: VectorTileLimits = VectorTileLimits()) throws
+    -> VectorTileGeometry
+{
     let tile = try VectorTile(bytes: SyntheticVectorTile.encode([.init(name: "test", extent: extent, features: [feature])]), limits: limits)
     let layer = try #require(tile.layers.first)
     var budget = VectorTileVertexBudget(limits: limits)
