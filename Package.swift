@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "ContentHash"),
         // The JSON reader of the style documents (a tree with line and column in every error).
         .target(name: "JSONDocument"),
+        // Vector maps, pure: Mapbox Vector Tile decoding and the PMTiles container (bytes in, features out).
+        .target(name: "VectorTiles", dependencies: ["Decompression", "JSONDocument"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         .target(
             name: "ThumbnailCache", dependencies: ["JSONDocument", "SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),
@@ -82,6 +84,7 @@ let package = Package(
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
+        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",
