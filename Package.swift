@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "ContentHash"),
         // The JSON reader of the style documents (a tree with line and column in every error).
         .target(name: "JSONDocument"),
+        // The MapLibre style documents of vector basemaps: filters and zoom functions → draw rules.
+        .target(name: "MapStyle", dependencies: ["JSONDocument"], exclude: ["Styles"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         .target(
             name: "ThumbnailCache", dependencies: ["JSONDocument", "SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),
@@ -81,6 +83,7 @@ let package = Package(
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",
