@@ -16,8 +16,9 @@ indirect enum Expression: Sendable {
     case hasProperty(String)
     /// `["id"]`, legacy `$id`.
     case featureID
-    /// `["geometry-type"]`, legacy `$type`: "Point", "LineString" or "Polygon".
-    case geometryType
+    /// `["geometry-type"]` ("Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
+    /// "MultiPolygon"), and legacy `$type`, which does not tell multi-part geometries apart.
+    case geometryType(distinguishingMultiPart: Bool)
     case not(Expression)
     case all([Expression])
     case any([Expression])
@@ -73,7 +74,10 @@ indirect enum Expression: Sendable {
         case .property(let key): return ExpressionValue(feature?.property(key))
         case .hasProperty(let key): return .bool(feature?.property(key) != nil)
         case .featureID: return feature?.identifier.map { .number(Double($0)) } ?? .null
-        case .geometryType: return feature.map { .string($0.geometryType.styleName) } ?? .null
+        case .geometryType(let distinguishingMultiPart):
+            guard let feature else { return .null }
+            let name = feature.geometryType.styleName
+            return .string(distinguishingMultiPart && feature.isMultiPart ? "Multi" + name : name)
         case .not(let operand): return .bool(operand.evaluate(feature, zoom: zoom) != .bool(true))
         case .all(let operands): return .bool(operands.allSatisfy { $0.evaluate(feature, zoom: zoom) == .bool(true) })
         case .any(let operands): return .bool(operands.contains { $0.evaluate(feature, zoom: zoom) == .bool(true) })
@@ -180,5 +184,6 @@ indirect enum Expression: Sendable {
 struct NoFeature: StyleFeature {
     var geometryType: FeatureGeometryType { .point }
     var identifier: UInt64? { nil }
+    var isMultiPart: Bool { false }
     func property(_ key: String) -> FeatureValue? { nil }
 }

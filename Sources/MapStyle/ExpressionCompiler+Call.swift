@@ -38,7 +38,7 @@ extension ExpressionCompiler {
                 return .constant(try compiler.literal(arguments[0], kind: kind, path: "\(path)[1]"))
             case "zoom", "id", "geometry-type":
                 try requireCount(0...0)
-                return name == "zoom" ? .zoom : name == "id" ? .featureID : .geometryType
+                return name == "zoom" ? .zoom : name == "id" ? .featureID : .geometryType(distinguishingMultiPart: true)
             case "get", "has":
                 guard arguments.count == 1 else { throw error("\"\(name)\" takes 1 argument (a property name; an object argument is not supported)") }
                 return name == "get" ? .property(try key(0)) : .hasProperty(try key(0))
@@ -133,7 +133,7 @@ extension ExpressionCompiler {
             }
             let curve: Expression.Curve
             switch (curveName, curveItems.count) {
-            case ("linear", 1): curve = .linear
+            case ("linear", _): curve = .linear  // ["linear", 1] is seen in OpenFreeMap's styles; MapLibre ignores the extra item
             case ("exponential", 2):
                 guard let base = curveItems[1].number, base > 0 else { throw compiler.error(curvePath, "expected a base above 0") }
                 curve = .exponential(base: base)
