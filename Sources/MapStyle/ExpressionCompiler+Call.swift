@@ -50,7 +50,9 @@ extension ExpressionCompiler {
                 for index in arguments.indices { operands.append(try argument(index, .bool)) }
                 return name == "all" ? .all(operands) : .any(operands)
             case "==", "!=", "<", "<=", ">", ">=":
-                guard arguments.count == 2 else { throw error("\"\(name)\" takes 2 arguments (a collator is not supported), found \(arguments.count)") }
+                guard arguments.count == 2 else {
+                    throw error("\"\(name)\" takes 2 arguments (a collator is not supported), found \(arguments.count)")
+                }
                 return .compare(Call.comparisons[name]!, try argument(0), try argument(1))
             case "in":
                 try requireCount(2...2)

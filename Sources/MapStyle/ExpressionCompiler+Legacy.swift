@@ -27,7 +27,9 @@ extension ExpressionCompiler {
     /// A filter in the legacy form: `["==", key, value]`, `["in", key, values…]`, `["has", key]`,
     /// their negations, and `all`/`any`/`none` of filters; `$type` and `$id` as keys.
     private func legacyFilter(_ json: JSONValue, path: String, depth: Int) throws(MapStyleError) -> Expression {
-        guard depth < ExpressionCompiler.maximumDepth else { throw error(path, "filters nested deeper than \(ExpressionCompiler.maximumDepth) levels") }
+        guard depth < ExpressionCompiler.maximumDepth else {
+            throw error(path, "filters nested deeper than \(ExpressionCompiler.maximumDepth) levels")
+        }
         guard case .array(let items) = json, let name = items.first?.string else {
             throw error(path, "expected a filter [\"operator\", …], found \(json.description)")
         }
@@ -106,7 +108,9 @@ extension ExpressionCompiler {
     private func stopFunction(
         _ members: [String: JSONValue], type: String, input: Expression, kind: ValueKind, path: String
     ) throws(MapStyleError) -> Expression {
-        guard let stops = members["stops"]?.array, !stops.isEmpty else { throw error("\(path).stops", "expected a non-empty list of [input, output] stops") }
+        guard let stops = members["stops"]?.array, !stops.isEmpty else {
+            throw error("\(path).stops", "expected a non-empty list of [input, output] stops")
+        }
         var inputs: [ExpressionValue] = [], outputs: [Expression] = []
         for (index, stop) in stops.enumerated() {
             let stopPath = "\(path).stops[\(index)]"

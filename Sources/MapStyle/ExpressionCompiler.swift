@@ -53,7 +53,9 @@ struct ExpressionCompiler {
         case (.numberArray, .array(let items)):
             var numbers: [ExpressionValue] = []
             for (index, item) in items.enumerated() {
-                guard case .number(let number) = item, number >= 0 else { throw error("\(path)[\(index)]", "expected a number ≥ 0, found \(item.description)") }
+                guard case .number(let number) = item, number >= 0 else {
+                    throw error("\(path)[\(index)]", "expected a number ≥ 0, found \(item.description)")
+                }
                 numbers.append(.number(number))
             }
             return .array(numbers)

@@ -38,7 +38,8 @@ public struct MapStyleDocument: Sendable {
             switch try StyleLayer.read(item, index: index) {
             case .drawn(let layer, let warning):
                 if let sourceName = layer.sourceName, sources[sourceName] == nil {
-                    throw MapStyleError(location: "layers[\(index)] \"\(layer.id)\" source", problem: "no source named \"\(sourceName)\" in \"sources\"")
+                    throw MapStyleError(
+                        location: "layers[\(index)] \"\(layer.id)\" source", problem: "no source named \"\(sourceName)\" in \"sources\"")
                 }
                 layers.append(layer)
                 if let warning { warnings.append(warning) }
@@ -70,6 +71,13 @@ public struct StyleSource: Equatable, Sendable {
     public var url: String?
     /// `tiles` (URL templates), when given.
     public var tiles: [String]
+
+    /// A source of `type` at `url` or `tiles`.
+    public init(type: String, url: String?, tiles: [String]) {
+        self.type = type
+        self.url = url
+        self.tiles = tiles
+    }
 
     static func read(_ json: JSONValue?) throws(MapStyleError) -> [String: StyleSource] {
         guard let json else { return [:] }

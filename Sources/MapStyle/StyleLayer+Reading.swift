@@ -51,12 +51,18 @@ extension StyleLayer {
     /// Properties that replace the colour with an image: the layer is skipped, with a warning.
     private static let patterns: Set<String> = ["background-pattern", "fill-pattern", "line-pattern", "line-gradient", "fill-extrusion-pattern"]
     /// The keys a layer may have.
-    private static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint", "metadata"]
+    private static let layerKeys: Set<String> = [
+        "id", "type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint", "metadata",
+    ]
 
     /// Reads `layers[index]`.
     static func read(_ json: JSONValue, index: Int) throws(MapStyleError) -> Reading {
-        guard let members = json.object else { throw MapStyleError(location: "layers[\(index)]", problem: "expected an object, found \(json.description)") }
-        guard let id = members["id"]?.string else { throw MapStyleError(location: "layers[\(index)].id", problem: "expected the layer's id in quotes") }
+        guard let members = json.object else {
+            throw MapStyleError(location: "layers[\(index)]", problem: "expected an object, found \(json.description)")
+        }
+        guard let id = members["id"]?.string else {
+            throw MapStyleError(location: "layers[\(index)].id", problem: "expected the layer's id in quotes")
+        }
         let compiler = ExpressionCompiler(layerLocation: "layers[\(index)] \"\(id)\"")
         for key in members.keys.sorted() where !layerKeys.contains(key) {
             throw compiler.error(key, key == "ref" ? "layers that \"ref\" another layer are not supported" : "unknown layer key")
@@ -92,7 +98,8 @@ extension StyleLayer {
             index: index, id: id, kind: type == "background" ? .background : type == "line" ? .line : .fill,
             isFlattenedExtrusion: type == "fill-extrusion", sourceName: try string(members, "source", compiler),
             sourceLayer: try string(members, "source-layer", compiler), minimumZoom: try zoom(members, "minzoom", compiler),
-            maximumZoom: try zoom(members, "maxzoom", compiler), filter: try members["filter"].map { json throws(MapStyleError) in
+            maximumZoom: try zoom(members, "maxzoom", compiler),
+            filter: try members["filter"].map { json throws(MapStyleError) in
                 try compiler.filter(json, path: "filter")
             }, paint: values)
         if type != "background", layer.sourceName == nil { throw compiler.error("source", "expected the name of a source") }
@@ -100,7 +107,9 @@ extension StyleLayer {
         return .drawn(layer, warning: warning)
     }
 
-    private static func section(_ members: [String: JSONValue], _ key: String, _ compiler: ExpressionCompiler) throws(MapStyleError) -> [String: JSONValue] {
+    private static func section(_ members: [String: JSONValue], _ key: String, _ compiler: ExpressionCompiler) throws(MapStyleError) -> [String:
+        JSONValue]
+    {
         guard let value = members[key] else { return [:] }
         guard let object = value.object else { throw compiler.error(key, "expected an object, found \(value.description)") }
         return object
@@ -114,7 +123,9 @@ extension StyleLayer {
 
     private static func zoom(_ members: [String: JSONValue], _ key: String, _ compiler: ExpressionCompiler) throws(MapStyleError) -> StyleZoom? {
         guard let value = members[key] else { return nil }
-        guard let number = value.number, (0...24).contains(number) else { throw compiler.error(key, "expected a zoom 0...24, found \(value.description)") }
+        guard let number = value.number, (0...24).contains(number) else {
+            throw compiler.error(key, "expected a zoom 0...24, found \(value.description)")
+        }
         return StyleZoom(styleValue: number)
     }
 }
