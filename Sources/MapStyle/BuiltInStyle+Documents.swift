@@ -918,6 +918,862 @@ extension BuiltInStyle {
             }
 
             """#
+        case .protomapsDark:
+            #"""
+            {
+              "version": 8,
+              "name": "Protomaps dark",
+              "metadata": {
+                "tracksnap:description": "TrackSnap built-in map style for Protomaps basemap vector tiles; no labels, muted under the route."
+              },
+              "sources": {
+                "protomaps": {
+                  "type": "vector",
+                  "url": "pmtiles://protomaps"
+                }
+              },
+              "layers": [
+                {
+                  "id": "background",
+                  "type": "background",
+                  "paint": {
+                    "background-color": "#1e2226"
+                  }
+                },
+                {
+                  "id": "earth",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "earth",
+                  "paint": {
+                    "fill-color": "#1e2226"
+                  }
+                },
+                {
+                  "id": "landcover",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "landcover",
+                  "paint": {
+                    "fill-color": [
+                      "match",
+                      ["get", "kind"],
+                      ["forest", "scrub"],
+                      "#223027",
+                      "grassland",
+                      "#242d26",
+                      "farmland",
+                      "#22272a",
+                      "glacier",
+                      "#2a3036",
+                      "barren",
+                      "#2c2b26",
+                      "urban_area",
+                      "#25292d",
+                      "#272a2d"
+                    ],
+                    "fill-opacity": ["interpolate", ["linear"], ["zoom"], 4, 0.6, 10, 1]
+                  }
+                },
+                {
+                  "id": "landuse",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "landuse",
+                  "filter": [
+                    "in",
+                    ["get", "kind"],
+                    [
+                      "literal",
+                      [
+                        "national_park",
+                        "park",
+                        "protected_area",
+                        "nature_reserve",
+                        "golf_course",
+                        "allotments",
+                        "village_green",
+                        "playground",
+                        "cemetery",
+                        "forest",
+                        "wood",
+                        "scrub",
+                        "grassland",
+                        "grass",
+                        "hospital",
+                        "school",
+                        "university",
+                        "college",
+                        "industrial",
+                        "beach",
+                        "aerodrome",
+                        "pedestrian",
+                        "residential",
+                        "military"
+                      ]
+                    ]
+                  ],
+                  "paint": {
+                    "fill-color": [
+                      "match",
+                      ["get", "kind"],
+                      [
+                        "national_park",
+                        "park",
+                        "protected_area",
+                        "nature_reserve",
+                        "golf_course",
+                        "allotments",
+                        "village_green",
+                        "playground",
+                        "cemetery"
+                      ],
+                      "#233129",
+                      ["forest", "wood", "scrub"],
+                      "#223027",
+                      ["grassland", "grass"],
+                      "#242d26",
+                      ["hospital", "school", "university", "college"],
+                      "#2a292c",
+                      ["industrial", "military"],
+                      "#282a2f",
+                      "beach",
+                      "#2c2b26",
+                      "aerodrome",
+                      "#30343a",
+                      "residential",
+                      "#25292d",
+                      "#2a272b"
+                    ],
+                    "fill-opacity": [
+                      "match",
+                      ["get", "kind"],
+                      [
+                        "national_park",
+                        "park",
+                        "protected_area",
+                        "nature_reserve",
+                        "golf_course",
+                        "allotments",
+                        "village_green",
+                        "playground",
+                        "cemetery"
+                      ],
+                      0.7,
+                      1
+                    ]
+                  }
+                },
+                {
+                  "id": "water",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "water",
+                  "filter": ["==", ["geometry-type"], "Polygon"],
+                  "paint": {
+                    "fill-color": "#1b2d3c"
+                  }
+                },
+                {
+                  "id": "waterway",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "water",
+                  "minzoom": 9,
+                  "filter": [
+                    "all",
+                    ["==", ["geometry-type"], "LineString"],
+                    [
+                      "any",
+                      [
+                        "in",
+                        ["get", "kind"],
+                        ["literal", ["river", "canal"]]
+                      ],
+                      [">=", ["zoom"], 13]
+                    ]
+                  ],
+                  "layout": {
+                    "line-cap": "round",
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": "#1b2d3c",
+                    "line-width": [
+                      "match",
+                      ["get", "kind"],
+                      ["river", "canal"],
+                      ["interpolate", ["exponential", 1.4], ["zoom"], 9, 0.5, 12, 1.5, 18, 10],
+                      ["interpolate", ["exponential", 1.4], ["zoom"], 13, 0.4, 18, 4]
+                    ]
+                  }
+                },
+                {
+                  "id": "runway",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 10,
+                  "filter": [
+                    "in",
+                    ["get", "kind_detail"],
+                    ["literal", ["runway", "taxiway"]]
+                  ],
+                  "paint": {
+                    "line-color": "#30343a",
+                    "line-width": [
+                      "match",
+                      ["get", "kind_detail"],
+                      "runway",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 10, 1, 16, 30],
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 12, 0.5, 16, 8]
+                    ]
+                  }
+                },
+                {
+                  "id": "building",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "buildings",
+                  "minzoom": 13,
+                  "paint": {
+                    "fill-color": "#2d3136",
+                    "fill-outline-color": "#363b41",
+                    "fill-opacity": ["interpolate", ["linear"], ["zoom"], 13, 0, 14, 1]
+                  }
+                },
+                {
+                  "id": "path",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 12,
+                  "filter": [
+                    "all",
+                    [
+                      "in",
+                      ["get", "kind"],
+                      ["literal", ["path", "other"]]
+                    ],
+                    [
+                      "!",
+                      [
+                        "in",
+                        ["get", "kind_detail"],
+                        ["literal", ["runway", "taxiway", "pier"]]
+                      ]
+                    ]
+                  ],
+                  "paint": {
+                    "line-color": ["match", ["get", "kind_detail"], "track", "#85775f", "#7b7468"],
+                    "line-width": [
+                      "match",
+                      ["get", "kind_detail"],
+                      "track",
+                      ["interpolate", ["exponential", 1.3], ["zoom"], 12, 0.8, 18, 2.5],
+                      ["interpolate", ["exponential", 1.3], ["zoom"], 12, 0.6, 18, 1.8]
+                    ],
+                    "line-dasharray": [
+                      "match",
+                      ["get", "kind_detail"],
+                      "track",
+                      ["literal", [3, 1.5]],
+                      ["literal", [1.5, 1.5]]
+                    ],
+                    "line-opacity": ["case", ["has", "is_tunnel"], 0.5, 1]
+                  }
+                },
+                {
+                  "id": "road_casing",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 7,
+                  "filter": [
+                    "all",
+                    [
+                      "in",
+                      ["get", "kind"],
+                      ["literal", ["highway", "major_road", "minor_road"]]
+                    ],
+                    [
+                      "any",
+                      [
+                        "in",
+                        ["get", "kind"],
+                        ["literal", ["highway", "major_road"]]
+                      ],
+                      [">=", ["zoom"], 12]
+                    ]
+                  ],
+                  "layout": {
+                    "line-cap": "round",
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": ["match", ["get", "kind"], "highway", "#3f3628", "major_road", "#35342f", "#2b2f33"],
+                    "line-gap-width": [
+                      "match",
+                      ["get", "kind"],
+                      "highway",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 5, 0.5, 10, 1.6, 14, 5, 18, 20],
+                      "major_road",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 7, 0.4, 10, 1.2, 14, 3.6, 18, 15],
+                      [
+                        "match",
+                        ["get", "kind_detail"],
+                        "service",
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 13, 0.3, 18, 5],
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 12, 0.4, 14, 1.8, 18, 10]
+                      ]
+                    ],
+                    "line-width": ["interpolate", ["exponential", 1.5], ["zoom"], 7, 0.4, 12, 0.8, 18, 1.6],
+                    "line-opacity": ["case", ["has", "is_tunnel"], 0.5, 1]
+                  }
+                },
+                {
+                  "id": "road",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "filter": [
+                    "all",
+                    [
+                      "in",
+                      ["get", "kind"],
+                      ["literal", ["highway", "major_road", "minor_road"]]
+                    ],
+                    [
+                      "any",
+                      [
+                        "in",
+                        ["get", "kind"],
+                        ["literal", ["highway", "major_road"]]
+                      ],
+                      [">=", ["zoom"], 12]
+                    ]
+                  ],
+                  "layout": {
+                    "line-cap": "round",
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": ["match", ["get", "kind"], "highway", "#6b5d43", "major_road", "#54524a", "#3b3f44"],
+                    "line-width": [
+                      "match",
+                      ["get", "kind"],
+                      "highway",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 5, 0.5, 10, 1.6, 14, 5, 18, 20],
+                      "major_road",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 7, 0.4, 10, 1.2, 14, 3.6, 18, 15],
+                      [
+                        "match",
+                        ["get", "kind_detail"],
+                        "service",
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 13, 0.3, 18, 5],
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 12, 0.4, 14, 1.8, 18, 10]
+                      ]
+                    ],
+                    "line-opacity": ["case", ["has", "is_tunnel"], 0.5, 1]
+                  }
+                },
+                {
+                  "id": "railway",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 9,
+                  "filter": [
+                    "all",
+                    ["==", ["get", "kind"], "rail"],
+                    ["!", ["has", "is_tunnel"]]
+                  ],
+                  "paint": {
+                    "line-color": "#5a5e63",
+                    "line-width": ["interpolate", ["exponential", 1.4], ["zoom"], 9, 0.5, 14, 1.2, 18, 3]
+                  }
+                },
+                {
+                  "id": "railway_dash",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 14,
+                  "filter": [
+                    "all",
+                    ["==", ["get", "kind"], "rail"],
+                    ["!", ["has", "is_tunnel"]]
+                  ],
+                  "paint": {
+                    "line-color": "#1e2226",
+                    "line-width": ["interpolate", ["exponential", 1.4], ["zoom"], 14, 0.6, 18, 1.8],
+                    "line-dasharray": [3, 3]
+                  }
+                },
+                {
+                  "id": "boundary_region",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "boundaries",
+                  "minzoom": 5,
+                  "filter": [">", ["get", "kind_detail"], 2],
+                  "layout": {
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": "#8a7c96",
+                    "line-width": ["interpolate", ["exponential", 1.3], ["zoom"], 5, 0.6, 12, 1.5],
+                    "line-dasharray": [3, 2],
+                    "line-opacity": 0.6
+                  }
+                },
+                {
+                  "id": "boundary_country",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "boundaries",
+                  "filter": ["<=", ["get", "kind_detail"], 2],
+                  "layout": {
+                    "line-join": "round",
+                    "line-cap": "round"
+                  },
+                  "paint": {
+                    "line-color": "#8a7c96",
+                    "line-width": ["interpolate", ["exponential", 1.3], ["zoom"], 3, 0.8, 10, 2, 14, 3]
+                  }
+                }
+              ]
+            }
+
+            """#
+        case .protomapsLight:
+            #"""
+            {
+              "version": 8,
+              "name": "Protomaps light",
+              "metadata": {
+                "tracksnap:description": "TrackSnap built-in map style for Protomaps basemap vector tiles; no labels, muted under the route."
+              },
+              "sources": {
+                "protomaps": {
+                  "type": "vector",
+                  "url": "pmtiles://protomaps"
+                }
+              },
+              "layers": [
+                {
+                  "id": "background",
+                  "type": "background",
+                  "paint": {
+                    "background-color": "#f3f0ea"
+                  }
+                },
+                {
+                  "id": "earth",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "earth",
+                  "paint": {
+                    "fill-color": "#f3f0ea"
+                  }
+                },
+                {
+                  "id": "landcover",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "landcover",
+                  "paint": {
+                    "fill-color": [
+                      "match",
+                      ["get", "kind"],
+                      ["forest", "scrub"],
+                      "#dbe6cc",
+                      "grassland",
+                      "#e4ecd6",
+                      "farmland",
+                      "#f0efe2",
+                      "glacier",
+                      "#f5f8fa",
+                      "barren",
+                      "#f1e9d4",
+                      "urban_area",
+                      "#ebe7e0",
+                      "#e8e5df"
+                    ],
+                    "fill-opacity": ["interpolate", ["linear"], ["zoom"], 4, 0.6, 10, 1]
+                  }
+                },
+                {
+                  "id": "landuse",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "landuse",
+                  "filter": [
+                    "in",
+                    ["get", "kind"],
+                    [
+                      "literal",
+                      [
+                        "national_park",
+                        "park",
+                        "protected_area",
+                        "nature_reserve",
+                        "golf_course",
+                        "allotments",
+                        "village_green",
+                        "playground",
+                        "cemetery",
+                        "forest",
+                        "wood",
+                        "scrub",
+                        "grassland",
+                        "grass",
+                        "hospital",
+                        "school",
+                        "university",
+                        "college",
+                        "industrial",
+                        "beach",
+                        "aerodrome",
+                        "pedestrian",
+                        "residential",
+                        "military"
+                      ]
+                    ]
+                  ],
+                  "paint": {
+                    "fill-color": [
+                      "match",
+                      ["get", "kind"],
+                      [
+                        "national_park",
+                        "park",
+                        "protected_area",
+                        "nature_reserve",
+                        "golf_course",
+                        "allotments",
+                        "village_green",
+                        "playground",
+                        "cemetery"
+                      ],
+                      "#d5e6c6",
+                      ["forest", "wood", "scrub"],
+                      "#dbe6cc",
+                      ["grassland", "grass"],
+                      "#e4ecd6",
+                      ["hospital", "school", "university", "college"],
+                      "#efe6e1",
+                      ["industrial", "military"],
+                      "#e8e4e6",
+                      "beach",
+                      "#f1e9d4",
+                      "aerodrome",
+                      "#e0e0e6",
+                      "residential",
+                      "#ebe7e0",
+                      "#eee4df"
+                    ],
+                    "fill-opacity": [
+                      "match",
+                      ["get", "kind"],
+                      [
+                        "national_park",
+                        "park",
+                        "protected_area",
+                        "nature_reserve",
+                        "golf_course",
+                        "allotments",
+                        "village_green",
+                        "playground",
+                        "cemetery"
+                      ],
+                      0.7,
+                      1
+                    ]
+                  }
+                },
+                {
+                  "id": "water",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "water",
+                  "filter": ["==", ["geometry-type"], "Polygon"],
+                  "paint": {
+                    "fill-color": "#bdd3e2"
+                  }
+                },
+                {
+                  "id": "waterway",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "water",
+                  "minzoom": 9,
+                  "filter": [
+                    "all",
+                    ["==", ["geometry-type"], "LineString"],
+                    [
+                      "any",
+                      [
+                        "in",
+                        ["get", "kind"],
+                        ["literal", ["river", "canal"]]
+                      ],
+                      [">=", ["zoom"], 13]
+                    ]
+                  ],
+                  "layout": {
+                    "line-cap": "round",
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": "#bdd3e2",
+                    "line-width": [
+                      "match",
+                      ["get", "kind"],
+                      ["river", "canal"],
+                      ["interpolate", ["exponential", 1.4], ["zoom"], 9, 0.5, 12, 1.5, 18, 10],
+                      ["interpolate", ["exponential", 1.4], ["zoom"], 13, 0.4, 18, 4]
+                    ]
+                  }
+                },
+                {
+                  "id": "runway",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 10,
+                  "filter": [
+                    "in",
+                    ["get", "kind_detail"],
+                    ["literal", ["runway", "taxiway"]]
+                  ],
+                  "paint": {
+                    "line-color": "#e0e0e6",
+                    "line-width": [
+                      "match",
+                      ["get", "kind_detail"],
+                      "runway",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 10, 1, 16, 30],
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 12, 0.5, 16, 8]
+                    ]
+                  }
+                },
+                {
+                  "id": "building",
+                  "type": "fill",
+                  "source": "protomaps",
+                  "source-layer": "buildings",
+                  "minzoom": 13,
+                  "paint": {
+                    "fill-color": "#e2dcd3",
+                    "fill-outline-color": "#d3cbc0",
+                    "fill-opacity": ["interpolate", ["linear"], ["zoom"], 13, 0, 14, 1]
+                  }
+                },
+                {
+                  "id": "path",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 12,
+                  "filter": [
+                    "all",
+                    [
+                      "in",
+                      ["get", "kind"],
+                      ["literal", ["path", "other"]]
+                    ],
+                    [
+                      "!",
+                      [
+                        "in",
+                        ["get", "kind_detail"],
+                        ["literal", ["runway", "taxiway", "pier"]]
+                      ]
+                    ]
+                  ],
+                  "paint": {
+                    "line-color": ["match", ["get", "kind_detail"], "track", "#b39f82", "#a89d8c"],
+                    "line-width": [
+                      "match",
+                      ["get", "kind_detail"],
+                      "track",
+                      ["interpolate", ["exponential", 1.3], ["zoom"], 12, 0.8, 18, 2.5],
+                      ["interpolate", ["exponential", 1.3], ["zoom"], 12, 0.6, 18, 1.8]
+                    ],
+                    "line-dasharray": [
+                      "match",
+                      ["get", "kind_detail"],
+                      "track",
+                      ["literal", [3, 1.5]],
+                      ["literal", [1.5, 1.5]]
+                    ],
+                    "line-opacity": ["case", ["has", "is_tunnel"], 0.5, 1]
+                  }
+                },
+                {
+                  "id": "road_casing",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 7,
+                  "filter": [
+                    "all",
+                    [
+                      "in",
+                      ["get", "kind"],
+                      ["literal", ["highway", "major_road", "minor_road"]]
+                    ],
+                    [
+                      "any",
+                      [
+                        "in",
+                        ["get", "kind"],
+                        ["literal", ["highway", "major_road"]]
+                      ],
+                      [">=", ["zoom"], 12]
+                    ]
+                  ],
+                  "layout": {
+                    "line-cap": "round",
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": ["match", ["get", "kind"], "highway", "#d2b37c", "major_road", "#d5c49f", "#d6d0c4"],
+                    "line-gap-width": [
+                      "match",
+                      ["get", "kind"],
+                      "highway",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 5, 0.5, 10, 1.6, 14, 5, 18, 20],
+                      "major_road",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 7, 0.4, 10, 1.2, 14, 3.6, 18, 15],
+                      [
+                        "match",
+                        ["get", "kind_detail"],
+                        "service",
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 13, 0.3, 18, 5],
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 12, 0.4, 14, 1.8, 18, 10]
+                      ]
+                    ],
+                    "line-width": ["interpolate", ["exponential", 1.5], ["zoom"], 7, 0.4, 12, 0.8, 18, 1.6],
+                    "line-opacity": ["case", ["has", "is_tunnel"], 0.5, 1]
+                  }
+                },
+                {
+                  "id": "road",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "filter": [
+                    "all",
+                    [
+                      "in",
+                      ["get", "kind"],
+                      ["literal", ["highway", "major_road", "minor_road"]]
+                    ],
+                    [
+                      "any",
+                      [
+                        "in",
+                        ["get", "kind"],
+                        ["literal", ["highway", "major_road"]]
+                      ],
+                      [">=", ["zoom"], 12]
+                    ]
+                  ],
+                  "layout": {
+                    "line-cap": "round",
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": ["match", ["get", "kind"], "highway", "#f1d8a6", "major_road", "#f6ead0", "#ffffff"],
+                    "line-width": [
+                      "match",
+                      ["get", "kind"],
+                      "highway",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 5, 0.5, 10, 1.6, 14, 5, 18, 20],
+                      "major_road",
+                      ["interpolate", ["exponential", 1.5], ["zoom"], 7, 0.4, 10, 1.2, 14, 3.6, 18, 15],
+                      [
+                        "match",
+                        ["get", "kind_detail"],
+                        "service",
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 13, 0.3, 18, 5],
+                        ["interpolate", ["exponential", 1.5], ["zoom"], 12, 0.4, 14, 1.8, 18, 10]
+                      ]
+                    ],
+                    "line-opacity": ["case", ["has", "is_tunnel"], 0.5, 1]
+                  }
+                },
+                {
+                  "id": "railway",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 9,
+                  "filter": [
+                    "all",
+                    ["==", ["get", "kind"], "rail"],
+                    ["!", ["has", "is_tunnel"]]
+                  ],
+                  "paint": {
+                    "line-color": "#b9b4ac",
+                    "line-width": ["interpolate", ["exponential", 1.4], ["zoom"], 9, 0.5, 14, 1.2, 18, 3]
+                  }
+                },
+                {
+                  "id": "railway_dash",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "roads",
+                  "minzoom": 14,
+                  "filter": [
+                    "all",
+                    ["==", ["get", "kind"], "rail"],
+                    ["!", ["has", "is_tunnel"]]
+                  ],
+                  "paint": {
+                    "line-color": "#f3f0ea",
+                    "line-width": ["interpolate", ["exponential", 1.4], ["zoom"], 14, 0.6, 18, 1.8],
+                    "line-dasharray": [3, 3]
+                  }
+                },
+                {
+                  "id": "boundary_region",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "boundaries",
+                  "minzoom": 5,
+                  "filter": [">", ["get", "kind_detail"], 2],
+                  "layout": {
+                    "line-join": "round"
+                  },
+                  "paint": {
+                    "line-color": "#9d8fa8",
+                    "line-width": ["interpolate", ["exponential", 1.3], ["zoom"], 5, 0.6, 12, 1.5],
+                    "line-dasharray": [3, 2],
+                    "line-opacity": 0.6
+                  }
+                },
+                {
+                  "id": "boundary_country",
+                  "type": "line",
+                  "source": "protomaps",
+                  "source-layer": "boundaries",
+                  "filter": ["<=", ["get", "kind_detail"], 2],
+                  "layout": {
+                    "line-join": "round",
+                    "line-cap": "round"
+                  },
+                  "paint": {
+                    "line-color": "#9d8fa8",
+                    "line-width": ["interpolate", ["exponential", 1.3], ["zoom"], 3, 0.8, 10, 2, 14, 3]
+                  }
+                }
+              ]
+            }
+
+            """#
         }
     }
 }

@@ -11,6 +11,35 @@ public enum BuiltInStyle: String, CaseIterable, Sendable {
     case openMapTilesLight = "openmaptiles-light"
     /// The dark theme's counterpart of `openMapTilesLight`.
     case openMapTilesDark = "openmaptiles-dark"
+    /// Light paper, for the Protomaps basemap schema (PMTiles cut from the daily planet build);
+    /// road casings drawn with `line-gap-width`, as Protomaps' own styles do.
+    case protomapsLight = "protomaps-light"
+    /// The dark theme's counterpart of `protomapsLight`.
+    case protomapsDark = "protomaps-dark"
+
+    /// The vector tile schemas the built-in styles are written for (told apart by the tiles' layer names).
+    public enum Schema: Sendable {
+        /// OpenMapTiles: `transportation`, `landcover`, `water`, `building`, …
+        case openMapTiles
+        /// Protomaps basemap: `roads`, `earth`, `landuse`, `buildings`, …
+        case protomaps
+    }
+
+    /// The built-in style for `schema`, dark or light.
+    public init(schema: Schema, dark: Bool) {
+        switch schema {
+        case .openMapTiles: self = dark ? .openMapTilesDark : .openMapTilesLight
+        case .protomaps: self = dark ? .protomapsDark : .protomapsLight
+        }
+    }
+
+    /// The schema of the tiles the style reads.
+    public var schema: Schema {
+        switch self {
+        case .openMapTilesLight, .openMapTilesDark: .openMapTiles
+        case .protomapsLight, .protomapsDark: .protomaps
+        }
+    }
 
     /// The document's bytes (UTF-8), as `MapStyleDocument(bytes:)` reads them.
     public var bytes: [UInt8] { Array(json.utf8) }
