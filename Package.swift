@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "JSONDocument"),
         // Vector maps, pure: Mapbox Vector Tile decoding and the PMTiles container (bytes in, features out).
         .target(name: "VectorTiles", dependencies: ["Decompression", "JSONDocument"]),
+        // The MapLibre style documents of vector basemaps: filters and zoom functions → draw rules.
+        .target(name: "MapStyle", dependencies: ["JSONDocument"], exclude: ["Styles"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         .target(
             name: "ThumbnailCache", dependencies: ["JSONDocument", "SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),
@@ -85,6 +87,7 @@ let package = Package(
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",
