@@ -96,9 +96,10 @@ private struct EdgeScan {
     }
 
     /// Adds the edge from `p` to `q`. Downward edges (y growing) add `orientation`, upward ones
-    /// subtract it. Rows outside the frame are dropped (each row is summed on its own); left of the
-    /// frame an edge is flattened onto x = 0 (it covers every pixel to its right either way) and
-    /// right of it dropped (it covers none), after cutting it where it crosses those sides.
+    /// subtract it. Rows outside the frame are dropped (each row is summed on its own). Parts of
+    /// the edge left of the frame are flattened onto x = 0 (they count fully for every pixel either
+    /// way) and parts right of it onto x = width (they count for none, but a row's running sum must
+    /// run on to the frame's edge when the rest of the ring lies beyond it).
     @inline(__always)
     mutating func edge(_ p: PixelPoint, _ q: PixelPoint, _ orientation: Float) {
         guard p.y != q.y else { return }
@@ -117,13 +118,13 @@ private struct EdgeScan {
             x1 = a.x + (b.x - a.x) * ((frameHeight - a.y) / (b.y - a.y))
             y1 = frameHeight
         }
-        if x0 >= frameWidth && x1 >= frameWidth { return }
         if x0 >= 0 && x1 >= 0 && x0 <= frameWidth && x1 <= frameWidth {
             span(x0, y0, x1, y1, sign)
             return
         }
-        if x0 <= 0 && x1 <= 0 {
-            span(0, y0, 0, y1, sign)
+        if (x0 <= 0 && x1 <= 0) || (x0 >= frameWidth && x1 >= frameWidth) {
+            let side = x0 <= 0 ? 0 : frameWidth
+            span(side, y0, side, y1, sign)
             return
         }
         // Cut where the edge crosses x = 0 and x = width, in order along y.
@@ -140,7 +141,7 @@ private struct EdgeScan {
             let toY = index == count ? y1 : (index == 0 ? ys.0 : ys.1)
             let toX = index == count ? x1 : x0 + (x1 - x0) * ((toY - y0) / (y1 - y0))
             let clampedFrom = min(max(fromX, 0), frameWidth), clampedTo = min(max(toX, 0), frameWidth)
-            if !(clampedFrom >= frameWidth && clampedTo >= frameWidth) { span(clampedFrom, fromY, clampedTo, toY, sign) }
+            span(clampedFrom, fromY, clampedTo, toY, sign)
             (fromX, fromY) = (toX, toY)
         }
     }

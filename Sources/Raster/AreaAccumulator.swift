@@ -17,8 +17,8 @@ import MapGeometry
 ///
 /// Coordinates are pixels of a `width`×`height` frame (pixel (i, j) covers [i, i+1) × [j, j+1)).
 /// Edges are clipped to the frame as they are added: points far outside cost nothing beyond the
-/// clip arithmetic. Cost of a ring: O(vertices + Σ over its edges, clipped to the frame, of (rows
-/// spanned + columns spanned)), i.e. its vertex count plus its boundary length in pixels. A ring
+/// clip arithmetic. Cost of a ring: O(vertices + Σ over its edges, clipped to the frame's rows, of
+/// (rows spanned + columns spanned)), i.e. its vertex count plus its boundary length in pixels. A ring
 /// whose bound exceeds `cellVisitLimitPerRing` is refused (see `add(ring:)`), so a hostile ring of
 /// two million vertices zigzagging across the frame costs one O(n) pass, not hours. `resolve` costs
 /// the columns between each touched row's first and last written cell.
@@ -29,8 +29,8 @@ public struct AreaAccumulator: Sendable {
     public private(set) var width: Int
     /// Frame height in pixels.
     public private(set) var height: Int
-    /// Largest estimated cell visits (rows plus columns each edge spans in the frame, summed over
-    /// the ring) a ring may cost; a costlier ring is refused. Default: 16 × width × height, so a
+    /// Largest estimated cell visits beyond a constant per vertex (3 × the rows plus the columns
+    /// each edge spans in the frame, summed over the ring) a ring may cost; a costlier ring is refused. Default: 16 × width × height, so a
     /// legitimate ring (whose boundary crosses the frame far fewer than 16 times per pixel) is never
     /// refused and the worst ring costs about as much as 16 full-frame fills.
     public var cellVisitLimitPerRing: Int
@@ -138,19 +138,19 @@ public struct AreaAccumulator: Sendable {
         return true
     }
 
-    /// Whether a ring's coordinates are usable and its cost bound is within the limit. The bound
-    /// needs a pass over the ring only when the ring could exceed the limit at all (every edge
-    /// costs at most 3 × (height + 1) + width visits), so ordinary rings skip it.
+    /// Whether a ring's coordinates are usable and its cost bound is within the limit. Past a
+    /// constant per edge, an edge costs at most 3 × the rows plus the columns it spans in the frame;
+    /// the bound needs a pass over the ring only when the ring could exceed the limit at all
+    /// (every edge spanning the whole frame), so ordinary rings skip it.
     func isAcceptable(_ ring: UnsafeBufferPointer<PixelPoint>) -> Bool {
         let limit = 1e300
         for point in ring where !(abs(point.x) <= limit && abs(point.y) <= limit) { return false }
-        let perEdge = 3 * (height + 1) + width
-        guard ring.count > cellVisitLimitPerRing / max(perEdge, 1) else { return true }
+        guard ring.count > cellVisitLimitPerRing / max(3 * height + width, 1) else { return true }
         let (frameWidth, frameHeight) = (Double(width), Double(height))
         var bound = 0.0
         var previous = ring[ring.count - 1]
         for point in ring {
-            bound += 3 * (min(abs(point.y - previous.y), frameHeight) + 1) + min(abs(point.x - previous.x), frameWidth)
+            bound += 3 * min(abs(point.y - previous.y), frameHeight) + min(abs(point.x - previous.x), frameWidth)
             previous = point
         }
         return bound <= Double(cellVisitLimitPerRing)
