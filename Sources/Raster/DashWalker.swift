@@ -38,7 +38,7 @@ public struct DashWalker: Sendable {
             let a = polyline[segment - 1], b = polyline[segment]
             let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
             guard length > 0, length.isFinite else { continue }
-            guard let (enter, leave) = RectangleClip.visibleInterval(a, b, visible) else {
+            guard let (enter, _, leave, _) = RectangleClip.visibleInterval(a, b, visible) else {
                 close(&current, into: &dashes)
                 skip(length)
                 continue

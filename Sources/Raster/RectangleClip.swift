@@ -40,13 +40,13 @@ public enum RectangleClip {
         var current: [PixelPoint] = []
         for index in 1..<polyline.count {
             let a = polyline[index - 1], b = polyline[index]
-            guard let (enter, leave) = visibleInterval(a, b, rect) else { continue }
-            if enter > 0 || current.isEmpty {
+            guard let visible = visibleInterval(a, b, rect) else { continue }
+            if visible.enter > 0 || current.isEmpty {
                 if !current.isEmpty { pieces.append(current) }
-                current = [enter > 0 ? point(a, b, enter) : a]
+                current = [visible.enter > 0 ? crossing(a, b, visible.enterSide, rect) : a]
             }
-            current.append(leave < 1 ? point(a, b, leave) : b)
-            if leave < 1 {
+            current.append(visible.leave < 1 ? crossing(a, b, visible.leaveSide, rect) : b)
+            if visible.leave < 1 {
                 pieces.append(current)
                 current = []
             }
@@ -55,29 +55,36 @@ public enum RectangleClip {
         return pieces
     }
 
-    /// The parameter interval [enter, leave] ⊆ [0, 1] of the segment a → b inside `rect`
-    /// (Liang–Barsky), nil when it misses.
-    static func visibleInterval(_ a: PixelPoint, _ b: PixelPoint, _ rect: PixelRect) -> (Double, Double)? {
+    /// The part of the segment a → b inside `rect` (Liang–Barsky): the parameter interval
+    /// [enter, leave] ⊆ [0, 1] and the sides it enters and leaves by; nil when it misses.
+    static func visibleInterval(
+        _ a: PixelPoint, _ b: PixelPoint, _ rect: PixelRect
+    ) -> (enter: Double, enterSide: Side, leave: Double, leaveSide: Side)? {
         var enter = 0.0, leave = 1.0
+        var enterSide = Side.left, leaveSide = Side.right
         let dx = b.x - a.x, dy = b.y - a.y
         // Each side: the segment is inside where `start + t × delta` ≥ 0.
-        for (delta, start) in [(dx, a.x - rect.minX), (-dx, rect.maxX - a.x), (dy, a.y - rect.minY), (-dy, rect.maxY - a.y)] {
+        let sides: [(Side, Double, Double)] = [
+            (.left, dx, a.x - rect.minX), (.right, -dx, rect.maxX - a.x), (.top, dy, a.y - rect.minY), (.bottom, -dy, rect.maxY - a.y),
+        ]
+        for (side, delta, start) in sides {
             if delta == 0 {
                 if start < 0 { return nil }
                 continue
             }
             let t = -start / delta
-            if delta > 0 { enter = max(enter, t) } else { leave = min(leave, t) }
+            if delta > 0 {
+                if t > enter { (enter, enterSide) = (t, side) }
+            } else if t < leave {
+                (leave, leaveSide) = (t, side)
+            }
             if enter > leave { return nil }
         }
-        return (enter, leave)
+        return (enter, enterSide, leave, leaveSide)
     }
 
-    private static func point(_ a: PixelPoint, _ b: PixelPoint, _ t: Double) -> PixelPoint {
-        PixelPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
-    }
-
-    private enum Side: CaseIterable { case left, right, top, bottom }
+    /// A side of the clip rectangle.
+    enum Side: CaseIterable { case left, right, top, bottom }
 
     /// One Sutherland–Hodgman pass: keeps the points on the inner side of `side`, adding the
     /// crossing point wherever an edge crosses it.
@@ -103,7 +110,7 @@ public enum RectangleClip {
     /// Where the edge a–b crosses `side`'s line, computed from its endpoints in a fixed order (not
     /// the ring's direction), so a neighbour that shares the edge gets the same point to the bit;
     /// the coordinate along the side's normal is the side's own.
-    private static func crossing(_ a: PixelPoint, _ b: PixelPoint, _ side: Side, _ rect: PixelRect) -> PixelPoint {
+    static func crossing(_ a: PixelPoint, _ b: PixelPoint, _ side: Side, _ rect: PixelRect) -> PixelPoint {
         let (p, q) = (a.x, a.y) < (b.x, b.y) ? (a, b) : (b, a)
         switch side {
         case .left, .right:
