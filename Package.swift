@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "VectorTiles", dependencies: ["Decompression", "JSONDocument"]),
         // The MapLibre style documents of vector basemaps: filters and zoom functions → draw rules.
         .target(name: "MapStyle", dependencies: ["JSONDocument"], exclude: ["Styles"]),
+        // Drawing a vector basemap: tiles + a style's draw rules → coverage blended into the image.
+        .target(name: "VectorMap", dependencies: ["VectorTiles", "MapStyle", "MapTiles", "Raster", "MapGeometry"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         .target(
             name: "ThumbnailCache", dependencies: ["JSONDocument", "SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),

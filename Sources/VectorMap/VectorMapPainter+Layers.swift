@@ -1,0 +1,111 @@
+import MapGeometry
+import MapStyle
+import Raster
+import VectorTiles
+
+/// The three layer kinds: each feature of the layer's source layer that the filter keeps goes into
+/// the coverage of its paint group; each group is blended once.
+extension VectorMapPainter {
+    /// A background layer covers the tiles that were had (not the whole image: where the source
+    /// has no tiles the grid shows, as for raster maps). The tile squares are accumulated, so
+    /// neighbours meet without a seam.
+    mutating func drawBackground<Target: MapLayerTarget>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+        let color = Self.rgba(rule.color().multiplyingAlpha(by: rule.opacity()))
+        guard color.alpha > 0, !context.tiles.isEmpty else { return true }
+        for placed in context.tiles {
+            let square = placed.placement.square
+            let ring = [
+                PixelPoint(x: square.minX, y: square.minY), PixelPoint(x: square.maxX, y: square.minY),
+                PixelPoint(x: square.maxX, y: square.maxY), PixelPoint(x: square.minX, y: square.maxY),
+            ]
+            accumulator.add(ring: RectangleClip.clip(ring: ring, to: context.canvas))
+        }
+        return blendAccumulated(color, into: &target)
+    }
+
+    /// A fill layer: each polygon clipped to its tile's square (the pieces of a polygon cut at
+    /// tile edges then partition it) and to the image, accumulated with its holes.
+    mutating func drawFills<Target: MapLayerTarget>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+        var groups = PaintGroups<StyleColor>()
+        for placed in context.tiles {
+            guard let layer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
+            let placement = placed.placement(for: layer)
+            let clip = Self.intersection(placement.square, context.canvas.grown(byPixels: 1))
+            for feature in layer.features {
+                guard case .polygons(let polygons) = feature.geometry else { continue }
+                let styled = TileFeature(feature: feature)
+                guard rule.matches(styled) else { continue }
+                let color = rule.isDataDriven ? rule.color(for: styled).multiplyingAlpha(by: rule.opacity(for: styled)) : groups.constant {
+                    rule.color().multiplyingAlpha(by: rule.opacity())
+                }
+                guard color.alpha > 0 else { continue }
+                var drawn = false
+                for polygon in polygons {
+                    var rings = [RectangleClip.clip(ring: placement.project(polygon.exterior), to: clip)]
+                    guard rings[0].count >= 3 else { continue }
+                    for hole in polygon.holes {
+                        let piece = RectangleClip.clip(ring: placement.project(hole), to: clip)
+                        if piece.count >= 3 { rings.append(piece) }
+                    }
+                    groups.add(color, rings)
+                    drawn = true
+                }
+                if drawn {
+                    context.featuresDrawn += 1
+                    context.verticesDrawn += feature.geometry.vertexCount
+                }
+            }
+        }
+        for (color, polygons) in groups.ordered {
+            for rings in polygons where !accumulator.add(polygon: rings) {
+                context.note("layer \"\(rule.layer.id)\": a polygon too costly to fill was left out")
+            }
+            guard blendAccumulated(Self.rgba(color), into: &target) else { return false }
+        }
+        return true
+    }
+
+    /// Resolves the accumulator into the mask, blends it, and clears the mask.
+    mutating func blendAccumulated<Target: MapLayerTarget>(_ color: RGBAColor, into target: inout Target) -> Bool {
+        accumulator.resolve(into: &mask)
+        defer { mask.clear() }
+        return mask.isEmpty || target.blend(mask, color: color)
+    }
+
+    /// The overlap of two rectangles (empty, with max below min, when they do not meet).
+    static func intersection(_ a: PixelRect, _ b: PixelRect) -> PixelRect {
+        PixelRect(minX: max(a.minX, b.minX), minY: max(a.minY, b.minY), maxX: min(a.maxX, b.maxX), maxY: min(a.maxY, b.maxY))
+    }
+
+    /// A style colour as the canvas's 8-bit straight RGBA.
+    static func rgba(_ color: StyleColor) -> RGBAColor {
+        let channels = color.rgba8
+        return RGBAColor(red: channels.red, green: channels.green, blue: channels.blue, alpha: channels.alpha)
+    }
+}
+
+/// Features grouped by their paint, in the order each paint first appears (so a layer whose
+/// paint does not depend on the feature is one group, blended once).
+struct PaintGroups<Paint: Hashable> {
+    private var index: [Paint: Int] = [:]
+    private(set) var ordered: [(paint: Paint, items: [[[PixelPoint]]])] = []
+    private var cached: Paint?
+
+    /// The layer's one paint, computed once.
+    mutating func constant(_ make: () -> Paint) -> Paint {
+        if let cached { return cached }
+        let paint = make()
+        cached = paint
+        return paint
+    }
+
+    /// Adds one item (a polygon's rings, or a line's pieces) to `paint`'s group.
+    mutating func add(_ paint: Paint, _ item: [[PixelPoint]]) {
+        if let slot = index[paint] {
+            ordered[slot].items.append(item)
+        } else {
+            index[paint] = ordered.count
+            ordered.append((paint, [item]))
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import MapGeometry
+import MapStyle
+import Raster
+import VectorTiles
+
+/// How one group of a line layer is drawn (every value in device pixels).
+struct LinePaint: Hashable {
+    var color: StyleColor
+    /// Line width.
+    var widthPixels: Double
+    /// `line-gap-width`: two lines of `widthPixels` either side of a gap this wide (road casings).
+    var gapPixels: Double
+    /// Dash and gap lengths in pixels, nil for a solid line.
+    var dashesPixels: [Double]?
+    var cap: LineCap
+
+    /// How far the stroke reaches from the line's centre.
+    var reachPixels: Double { gapPixels > 0 ? gapPixels / 2 + widthPixels : widthPixels / 2 }
+}
+
+extension VectorMapPainter {
+    /// A line layer: lines (and the rings of polygons, as closed lines) clipped to their tile's
+    /// square grown by the stroke's reach + 1 px, dashed if the style says, stroked into one mask
+    /// per paint (union by maximum: no gap, cap seam or darker overlap at tile edges).
+    mutating func drawLines<Target: MapLayerTarget>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+        var groups = PaintGroups<LinePaint>()
+        let scale = context.scale
+        func paint<Feature: StyleFeature>(_ feature: Feature) -> LinePaint {
+            LinePaint(
+                color: rule.color(for: feature).multiplyingAlpha(by: rule.opacity(for: feature)),
+                widthPixels: rule.lineWidthPixels(for: feature) * scale, gapPixels: rule.lineGapWidthPixels(for: feature) * scale,
+                dashesPixels: rule.lineDashes(for: feature).map { $0.map { $0 * rule.lineWidthPixels(for: feature) * scale } },
+                cap: rule.lineCap(for: feature))
+        }
+        for placed in context.tiles {
+            guard let layer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
+            let placement = placed.placement(for: layer)
+            for feature in layer.features {
+                let lines: [[TilePoint]]
+                switch feature.geometry {
+                case .lines(let parts): lines = parts
+                case .polygons(let polygons): lines = polygons.flatMap { [$0.exterior] + $0.holes }.map { $0 + [$0[0]] }
+                default: continue
+                }
+                let styled = TileFeature(feature: feature)
+                guard rule.matches(styled) else { continue }
+                let look = rule.isDataDriven ? paint(styled) : groups.constant { paint(NoStyleFeature()) }
+                guard look.color.alpha > 0, look.widthPixels > 0 else { continue }
+                let clip = Self.intersection(placement.square, context.canvas).grown(byPixels: look.reachPixels + 1)
+                var pieces: [[PixelPoint]] = []
+                for line in lines {
+                    let projected = placement.project(line)
+                    if let dashes = look.dashesPixels {
+                        var walker = DashWalker(pattern: DashPattern(lengthsPixels: dashes))
+                        walker.dash(projected, visible: clip, into: &pieces)
+                    } else {
+                        pieces += RectangleClip.clip(polyline: projected, to: clip)
+                    }
+                }
+                guard !pieces.isEmpty else { continue }
+                groups.add(look, pieces)
+                context.featuresDrawn += 1
+                context.verticesDrawn += feature.geometry.vertexCount
+            }
+        }
+        for (look, items) in groups.ordered {
+            let pieces = items.flatMap { $0 }
+            if look.gapPixels > 0 {
+                Self.stroke(pieces, radiusPixels: look.reachPixels, cap: look.cap, accumulator: &accumulator, into: &mask)
+                Self.stroke(pieces, radiusPixels: look.gapPixels / 2, cap: look.cap, accumulator: &accumulator, into: &inner)
+                mask.subtract(inner)
+                inner.clear()
+            } else {
+                Self.stroke(pieces, radiusPixels: look.widthPixels / 2, cap: look.cap, accumulator: &accumulator, into: &mask)
+            }
+            let blended = mask.isEmpty || target.blend(mask, color: Self.rgba(look.color))
+            mask.clear()
+            guard blended else { return false }
+        }
+        return true
+    }
+
+    /// Strokes `pieces` into `coverage` with the cap the style asks for (joins are round:
+    /// at a thumbnail's scale a miter and a round join differ by under a pixel).
+    private static func stroke(
+        _ pieces: [[PixelPoint]], radiusPixels: Double, cap: LineCap, accumulator: inout AreaAccumulator, into coverage: inout CoverageMask
+    ) {
+        switch cap {
+        case .round:
+            StrokeRasterizer.stroke(pieces, radiusPixels: radiusPixels, into: &coverage)
+        case .butt:
+            ButtStroker.stroke(pieces, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
+        case .square:
+            ButtStroker.stroke(pieces.map { Self.extended($0, by: radiusPixels) }, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
+        }
+    }
+
+    /// The polyline with its ends pushed out by `pixels` along its first and last segments (a square cap).
+    static func extended(_ line: [PixelPoint], by pixels: Double) -> [PixelPoint] {
+        guard line.count >= 2 else { return line }
+        func pushed(_ end: PixelPoint, from neighbour: PixelPoint) -> PixelPoint {
+            let dx = end.x - neighbour.x, dy = end.y - neighbour.y
+            let length = (dx * dx + dy * dy).squareRoot()
+            guard length > 0 else { return end }
+            return PixelPoint(x: end.x + dx / length * pixels, y: end.y + dy / length * pixels)
+        }
+        var result = line
+        result[0] = pushed(line[0], from: line[1])
+        result[line.count - 1] = pushed(line[line.count - 1], from: line[line.count - 2])
+        return result
+    }
+}
+
+/// A feature with no properties: how a layer whose paint does not depend on features is evaluated once.
+struct NoStyleFeature: StyleFeature {
+    var geometryType: FeatureGeometryType { .line }
+    var isMultiPart: Bool { false }
+    var identifier: UInt64? { nil }
+    func property(_ key: String) -> FeatureValue? { nil }
+}
+
+extension CoverageMask {
+    /// Takes `other`'s coverage out of this mask (same frame): what is left of a line with a gap.
+    mutating func subtract(_ other: CoverageMask) {
+        guard !isEmpty, !other.isEmpty else { return }
+        let width = self.width
+        let rows = max(minY, other.minY)...max(min(maxY, other.maxY), max(minY, other.minY))
+        guard other.minY <= maxY, other.maxY >= minY else { return }
+        let columns = max(minX, other.minX)...max(min(maxX, other.maxX), max(minX, other.minX))
+        values.withUnsafeMutableBufferPointer { values in
+            other.values.withUnsafeBufferPointer { taken in
+                for row in rows {
+                    for x in columns {
+                        let index = row * width + x
+                        values[index] = values[index] > taken[index] ? values[index] - taken[index] : 0
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapGeometry
+import MapStyle
+import MapTiles
+import Raster
+import VectorTiles
+
+/// Draws a vector basemap: the tiles of one zoom, their features filtered and coloured by a
+/// MapLibre style's draw rules, projected straight to the image's pixels at its continuous zoom.
+///
+/// Each style layer is drawn as few blends as it has distinct paints (usually one): every feature
+/// of a paint group, from every tile, goes into one coverage (fills accumulated as signed area,
+/// lines united by maximum) that is blended once. So the pieces of a polygon cut at tile edges
+/// add up to the whole (no seam, no double-blended edge), and a line crossing a tile edge has no
+/// gap and no darker overlap. One painter per worker: its buffers are reused from image to image.
+public struct VectorMapPainter {
+    /// Signed-area accumulation of fills and butt-capped lines.
+    var accumulator = AreaAccumulator(width: 1, height: 1)
+    /// The coverage of the paint group being drawn.
+    var mask = CoverageMask(width: 1, height: 1)
+    /// The inside of a line drawn with a gap (`line-gap-width`), taken out of `mask`.
+    var inner = CoverageMask(width: 1, height: 1)
+
+    /// A painter with empty buffers (they grow to the largest image drawn).
+    public init() {}
+
+    /// Draws `style` from `provider` over `target` for an image showing `viewport` at `scale`
+    /// (device pixels per point: widths are multiplied by it and the zoom is that of the @1x
+    /// image, so @2x draws the same tiles with double widths). Returns what was drawn; a view
+    /// outside the source's zoom range draws nothing (the grid shows) and says why.
+    public mutating func draw<Target: MapLayerTarget>(
+        into target: inout Target, viewport: Viewport, scale: Double, provider: any VectorTileProvider, style: MapStyleDocument
+    ) -> VectorMapReport {
+        let zoom = TilePlan.continuousZoom(viewport, tilePixels: 256) - log2(max(scale, 1))
+        let description = provider.sourceDescription
+        guard zoom.isFinite else { return VectorMapReport(problem: "the view has no finite zoom: the grid is drawn") }
+        let wholeZoom = Int(min(max(zoom.rounded(.down), 0), 30))
+        guard wholeZoom >= description.minimumZoom else {
+            return VectorMapReport(
+                problem: "the view (zoom \(Self.format(zoom))) is wider than the source's lowest zoom \(description.minimumZoom): the grid is drawn")
+        }
+        let tileZoom = min(wholeZoom, description.maximumZoom)
+        guard let window = TileWindow(viewport: viewport, zoom: tileZoom) else { return VectorMapReport(tileZoom: tileZoom) }
+        var report = VectorMapReport(tileZoom: tileZoom)
+        report.labelLayersSkipped = style.symbolLayerCount
+        provider.beginImage()
+        let tiles = fetch(window, provider: provider, report: &report)
+        let width = viewport.widthPixels, height = viewport.heightPixels
+        reshape(width: width, height: height)
+        let canvas = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height))
+        var context = DrawContext(tiles: tiles, canvas: canvas, scale: scale)
+        for rule in style.drawRules(zoom256: zoom) where !rule.matchesNothing {
+            let blended: Bool
+            switch rule.layer.kind {
+            case .background: blended = drawBackground(rule, context: &context, into: &target)
+            case .fill: blended = drawFills(rule, context: &context, into: &target)
+            case .line: blended = drawLines(rule, context: &context, into: &target)
+            }
+            guard blended else {
+                report.paletteFull = true
+                break
+            }
+        }
+        report.featuresDrawn = context.featuresDrawn
+        report.verticesDrawn = context.verticesDrawn
+        for problem in context.problems { report.note(problem) }
+        return report
+    }
+
+    /// Every tile of the window, decoded, with where it lands; absent and failed tiles counted.
+    private func fetch(_ window: TileWindow, provider: any VectorTileProvider, report: inout VectorMapReport) -> [PlacedTile] {
+        var placed: [PlacedTile] = []
+        for row in window.rows {
+            for column in window.columns {
+                let coordinate = window.wrapped(column: column, row: row)
+                switch provider.vectorTile(coordinate) {
+                case .tile(let tile):
+                    report.tiles += 1
+                    if !tile.problems.isEmpty || tile.skippedFeatureCount > 0 {
+                        report.note("tile \(coordinate): \(tile.skippedFeatureCount) feature(s) skipped: \(tile.problems.first.map { "\($0)" } ?? "")")
+                    }
+                    placed.append(PlacedTile(coordinate: coordinate, column: column, row: row, tile: tile, window: window))
+                case .absent: report.tilesAbsent += 1
+                case .failed(let message):
+                    report.tilesFailed += 1
+                    report.note("tile \(coordinate): \(message)")
+                }
+            }
+        }
+        return placed
+    }
+
+    private mutating func reshape(width: Int, height: Int) {
+        if accumulator.width != width || accumulator.height != height { accumulator.reshape(width: width, height: height) }
+        if mask.width != width || mask.height != height {
+            mask.clear()
+            mask.reshape(width: width, height: height)
+        }
+        if inner.width != width || inner.height != height {
+            inner.clear()
+            inner.reshape(width: width, height: height)
+        }
+    }
+
+    private static func format(_ zoom: Double) -> String { "\((zoom * 10).rounded() / 10)" }
+}
