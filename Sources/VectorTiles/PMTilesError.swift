@@ -55,7 +55,7 @@ public struct PMTilesLimits: Sendable, Equatable {
     public var maximumDirectoryBytes: Int = 16 << 20
     /// Most bytes the metadata may take, stored or inflated. Default: 16 MiB.
     public var maximumMetadataBytes: Int = 16 << 20
-    /// Most bytes one tile may take, stored or inflated. Default: 32 MiB (`VectorTileLimits.maximumInflatedTileBytes`).
+    /// Most bytes one tile may take, stored or inflated. Default: 32 MiB (`VectorTileLimits.maximumTileBytes`).
     public var maximumTileBytes: Int = 32 << 20
     /// Most leaf directories one lookup may descend through below the root. The spec's writer uses
     /// one level; readers commonly allow three. Default: 3.

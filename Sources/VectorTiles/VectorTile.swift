@@ -17,11 +17,15 @@ public struct VectorTile: Sendable {
     /// Opens a tile: reads every layer's header (field 3 of the `Tile` message; other fields are
     /// skipped, whatever their wire type).
     public init(bytes: [UInt8], limits: VectorTileLimits = VectorTileLimits()) throws(VectorTileProblem) {
+        guard bytes.count <= limits.maximumTileBytes else {
+            throw VectorTileProblem(.limitExceeded, at: 0, "expected a tile of at most \(limits.maximumTileBytes) bytes, found \(bytes.count)")
+        }
         self.bytes = bytes
         self.limits = limits
         layers = try bytes.withUnsafeBufferPointer { buffer throws(VectorTileProblem) in
             var reader = WireReader(buffer, range: 0..<buffer.count)
             var layers: [VectorTileLayer] = []
+            var allowance = VectorTileLayer.Allowance(limits: limits)
             while !reader.isAtEnd {
                 let (field, wireType) = try reader.readFieldKey()
                 guard field == 3 else {
@@ -30,7 +34,7 @@ public struct VectorTile: Sendable {
                 }
                 try reader.expect(.lengthDelimited, found: wireType, for: "a layer (Tile field 3)")
                 let range = try reader.readLengthDelimited()
-                layers.append(try VectorTileLayer(bytes: bytes, buffer: buffer, range: range, limits: limits))
+                layers.append(try VectorTileLayer(bytes: bytes, buffer: buffer, range: range, limits: limits, allowance: &allowance))
             }
             return layers
         }

@@ -5,8 +5,8 @@ public enum VectorTileBytes {
     /// `bytes` inflated when they start with the gzip magic (1f 8b), else unchanged (an MVT tile
     /// never starts with 1f: that would be field 3 with wire type 7, which does not exist). A
     /// stream that would inflate past `limit` bytes (a gzip bomb) is refused with a
-    /// `limitExceeded` problem naming the limit. Default limit: `VectorTileLimits().maximumInflatedTileBytes` (32 MiB).
-    public static func inflateIfNeeded(_ bytes: [UInt8], limit: Int = VectorTileLimits().maximumInflatedTileBytes) throws(VectorTileProblem)
+    /// `limitExceeded` problem naming the limit. Default limit: `VectorTileLimits().maximumTileBytes` (32 MiB).
+    public static func inflateIfNeeded(_ bytes: [UInt8], limit: Int = VectorTileLimits().maximumTileBytes) throws(VectorTileProblem)
         -> [UInt8]
     {
         try bytes.withUnsafeBufferPointer { buffer throws(VectorTileProblem) in

@@ -23,9 +23,26 @@ public struct VectorTileLayer: Sendable {
     /// The number of features in the layer.
     public var featureCount: Int { featureRanges.count }
 
+    /// What the layers of one tile may still hold (`VectorTileLimits.maximumFeaturesPerTile`,
+    /// `maximumKeysAndValuesPerTile`), taken as each layer is opened.
+    struct Allowance {
+        /// Features left.
+        var features: Int
+        /// Keys and values left.
+        var tableEntries: Int
+
+        /// The full allowance of one tile.
+        init(limits: VectorTileLimits) {
+            features = limits.maximumFeaturesPerTile
+            tableEntries = limits.maximumKeysAndValuesPerTile
+        }
+    }
+
     /// Reads the layer message at `range`: name (1), features (2, noted, not read), keys (3),
     /// values (4), extent (5), version (15); unknown fields are skipped.
-    init(bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, limits: VectorTileLimits) throws(VectorTileProblem) {
+    init(
+        bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, limits: VectorTileLimits, allowance: inout Allowance
+    ) throws(VectorTileProblem) {
         var reader = WireReader(buffer, range: range)
         var name: String?
         var version: UInt64 = 1
@@ -42,12 +59,15 @@ public struct VectorTileLayer: Sendable {
                     name = Self.string(buffer, try reader.readLengthDelimited())
                 case 2:
                     try reader.expect(.lengthDelimited, found: wireType, for: "a feature")
+                    try Self.take(&allowance.features, at: reader.position, "features", limit: limits.maximumFeaturesPerTile)
                     featureRanges.append(try reader.readLengthDelimited())
                 case 3:
                     try reader.expect(.lengthDelimited, found: wireType, for: "a key")
+                    try Self.take(&allowance.tableEntries, at: reader.position, "keys and values", limit: limits.maximumKeysAndValuesPerTile)
                     keys.append(Self.string(buffer, try reader.readLengthDelimited()))
                 case 4:
                     try reader.expect(.lengthDelimited, found: wireType, for: "a value")
+                    try Self.take(&allowance.tableEntries, at: reader.position, "keys and values", limit: limits.maximumKeysAndValuesPerTile)
                     valueRanges.append(try reader.readLengthDelimited())
                 case 5:
                     try reader.expect(.varint, found: wireType, for: "the extent")
@@ -91,6 +111,11 @@ public struct VectorTileLayer: Sendable {
         self.byteRange = range
         self.featureRanges = featureRanges
         self.limits = limits
+    }
+
+    private static func take(_ left: inout Int, at offset: Int, _ what: String, limit: Int) throws(VectorTileProblem) {
+        guard left > 0 else { throw VectorTileProblem(.limitExceeded, at: offset, "expected at most \(limit) \(what) in the tile, found more") }
+        left -= 1
     }
 
     private static func string(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {

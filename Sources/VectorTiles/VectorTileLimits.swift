@@ -1,13 +1,19 @@
 /// Bounds on the work and memory one vector tile may cost, so a hostile or broken tile is a named
 /// problem instead of a crash, a stall or an allocation of gigabytes.
 ///
-/// With the defaults, one tile costs at most `maximumInflatedTileBytes` (32 MiB) of bytes, about
-/// 16 bytes of index per feature and 8 bytes per decoded vertex (`maximumVerticesPerTile`: 32 MiB),
-/// and time linear in those.
+/// With the defaults, one tile costs at most 32 MiB of bytes, 8 MiB of feature index
+/// (`maximumFeaturesPerTile` × 16 bytes), about 12 MiB of key and value tables (plus their
+/// strings, which are bounded by the bytes), 32 MiB of decoded vertices
+/// (`maximumVerticesPerTile` × 8 bytes), and time linear in those.
 public struct VectorTileLimits: Sendable, Equatable {
-    /// Most bytes a gzip-compressed tile may inflate to (`VectorTileBytes.inflateIfNeeded`). Real
-    /// tiles are below 1 MiB inflated; a gzip bomb stops here. Default: 32 MiB.
-    public var maximumInflatedTileBytes: Int = 32 << 20
+    /// Most bytes a tile may have: inflated by `VectorTileBytes.inflateIfNeeded` (a gzip bomb stops
+    /// here) and opened by `VectorTile`. Real tiles are below 1 MiB inflated. Default: 32 MiB.
+    public var maximumTileBytes: Int = 32 << 20
+    /// Most features all the layers of a tile may have (a busy zoom-14 tile has tens of thousands).
+    /// Default: 500,000.
+    public var maximumFeaturesPerTile: Int = 500_000
+    /// Most keys and values all the layers of a tile may have together. Default: 500,000.
+    public var maximumKeysAndValuesPerTile: Int = 500_000
     /// Largest accepted layer `extent` (tile units per tile side); 4096 is usual, 8192 and 16384 occur.
     /// Keeps every accepted coordinate inside 32 bits. Default: 1 << 20.
     public var maximumExtent: Int = 1 << 20

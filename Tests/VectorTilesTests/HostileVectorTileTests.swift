@@ -43,6 +43,21 @@ import VectorTiles
         #expect(decoded.problems.first?.kind == .limitExceeded && decoded.problems.first?.featureIndex == 2)
     }
 
+    @Test func tileWideCountsAndSizeAreBounded() throws {
+        var limits = VectorTileLimits()
+        limits.maximumFeaturesPerTile = 3
+        limits.maximumKeysAndValuesPerTile = 3
+        let point = Feature.points([(1, 1)])
+        let twoLayers: [SyntheticVectorTile.Layer] = [.init(name: "a", features: [point, point]), .init(name: "b", features: [point, point])]
+        let features = problem { try VectorTile(bytes: SyntheticVectorTile.encode(twoLayers), limits: limits) }
+        #expect(features?.kind == .limitExceeded && features?.layerName == "b" && features?.message.contains("3 features") == true)
+        let tagged = Feature.points(properties: [("a", .int(1)), ("b", .int(2))], [(1, 1)])
+        let tables = problem { try VectorTile(bytes: SyntheticVectorTile.encode([.init(name: "t", features: [tagged])]), limits: limits) }
+        #expect(tables?.kind == .limitExceeded && tables?.message.contains("keys and values") == true)
+        limits.maximumTileBytes = 10
+        #expect(problem { try VectorTile(bytes: SyntheticVectorTile.encode(twoLayers), limits: limits) }?.kind == .limitExceeded)
+    }
+
     @Test func structurallyBrokenTilesAreRefusedWithEvidence() throws {
         let good = SyntheticVectorTile.encode([.init(name: "water", features: [Feature.points([(1, 1)])])])
         let truncated = problem { try VectorTile(bytes: Array(good.dropLast(3))) }

@@ -70,6 +70,31 @@ import VectorTiles
         }
     }
 
+    @Test func compressionIsToldByTheBytesNotTheHeader() throws {
+        let tile = Array("a vector tile".utf8)
+        let input = [PMTilesWriter.Tile(z: 2, x: 1, y: 1, bytes: Compression.deflate(tile, gzip: true))]
+        var archive = try PMTilesWriter.write(input, compressDirectories: { Compression.deflate($0, gzip: true) })
+        archive[97] = PMTilesCompression.none.rawValue  // the header lies about the directories
+        archive[98] = PMTilesCompression.unknown.rawValue  // and does not say what the tiles are
+        let reader = try PMTilesReader(source: archive)
+        #expect(try reader.tile(z: 2, x: 1, y: 1) == tile)
+        #expect(try reader.storedTile(z: 2, x: 1, y: 1) == input[0].bytes)
+    }
+
+    @Test func tileBombAndBadMetadataAreRefused() throws {
+        let bomb = Compression.deflate([UInt8](repeating: 0, count: 4 << 20), gzip: true, level: 9)
+        var options = PMTilesWriter.Options()
+        options.metadata = Array("[1, 2".utf8)
+        let reader = try PMTilesReader(source: try PMTilesWriter.write([PMTilesWriter.Tile(z: 0, x: 0, y: 0, bytes: bomb)], options: options))
+        var limits = PMTilesLimits()
+        limits.maximumTileBytes = 1 << 20
+        let limited = try PMTilesReader(source: reader.source, limits: limits)
+        let refused = failure { _ = try limited.tile(z: 0, x: 0, y: 0) }
+        #expect(refused?.kind == .limitExceeded && refused?.message.contains("1048576") == true)
+        #expect(try reader.tile(z: 0, x: 0, y: 0)?.count == 4 << 20)
+        #expect(failure { _ = try reader.metadata() }?.kind == .malformedMetadata)
+    }
+
     @Test func leafDirectoriesAreFollowed() throws {
         var options = PMTilesWriter.Options()
         options.entriesPerLeaf = 10
