@@ -19,6 +19,9 @@ public struct DrawRule: Sendable {
         isDataDriven = paint.isDataDriven
     }
 
+    /// True when the layer has no filter, or one that is true for every feature at this zoom.
+    public var matchesEverything: Bool { filter?.constantValue.map { $0 == .bool(true) } ?? true }
+
     /// True when the filter rejects every feature at this zoom (the layer can be skipped).
     public var matchesNothing: Bool { filter?.constantValue.map { $0 != .bool(true) } ?? false }
 
@@ -32,7 +35,8 @@ public struct DrawRule: Sendable {
     public func color<Feature: StyleFeature>(for feature: Feature) -> StyleColor { color(paint.color, feature) ?? .black }
     /// The opacity (`…-opacity`) for `feature`, 0...1.
     public func opacity<Feature: StyleFeature>(for feature: Feature) -> Double { min(max(number(paint.opacity, feature) ?? 1, 0), 1) }
-    /// `fill-outline-color` for `feature`; nil when the outline takes the fill colour.
+    /// `fill-outline-color` for `feature`; nil when the outline takes the fill colour. MapLibre draws
+    /// the outline as a 1-pixel line, and only while `fill-antialias` is true.
     public func outlineColor<Feature: StyleFeature>(for feature: Feature) -> StyleColor? { paint.outlineColor.flatMap { color($0, feature) } }
     /// `fill-antialias` for `feature`.
     public func antialias<Feature: StyleFeature>(for feature: Feature) -> Bool { paint.antialias.evaluate(feature, zoom: zoom.value) != .bool(false) }
@@ -44,7 +48,7 @@ public struct DrawRule: Sendable {
     /// `line-dasharray` for `feature`: dash and gap lengths in line widths, alternating; nil for a solid line.
     public func lineDashes<Feature: StyleFeature>(for feature: Feature) -> [Double]? {
         guard let dashes = paint.dashes, case .array(let items) = dashes.evaluate(feature, zoom: zoom.value) else { return nil }
-        let lengths = items.compactMap(\.number)
+        let lengths = items.compactMap { $0.number.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
         return lengths.count == items.count && lengths.contains(where: { $0 > 0 }) ? lengths : nil
     }
     /// `line-cap` for `feature`.
@@ -61,8 +65,9 @@ public struct DrawRule: Sendable {
     /// The opacity of a background layer, or of any layer whose paint is not data-driven.
     public func opacity() -> Double { opacity(for: NoFeature()) }
 
+    /// A number value; nil (the property's default) when it is not a finite number.
     private func number<Feature: StyleFeature>(_ expression: Expression, _ feature: Feature) -> Double? {
-        expression.evaluate(feature, zoom: zoom.value).number
+        expression.evaluate(feature, zoom: zoom.value).number.flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// A colour value; a string (from a feature's property) is read as CSS.

@@ -128,10 +128,11 @@ indirect enum Expression: Sendable {
 
     /// The stop at or below `x` (clamped to the ends) and the fraction of the way to the next one.
     static func segment(of x: Double, in stops: [Double], curve: Curve) -> (lower: Int, fraction: Double) {
-        if x <= stops[0] { return (0, 0) }
-        if x >= stops[stops.count - 1] { return (stops.count - 1, 0) }
-        let upper = stops.firstIndex { $0 > x }!
-        return (upper - 1, curve.fraction(at: x, lower: stops[upper - 1], upper: stops[upper]))
+        guard !x.isNaN, x > stops[0] else { return (0, 0) }
+        guard let upper = stops.firstIndex(where: { $0 > x }) else { return (stops.count - 1, 0) }
+        let fraction = curve.fraction(at: x, lower: stops[upper - 1], upper: stops[upper])
+        // A huge base or span overflows to inf / inf; keep the value between its two stops.
+        return (upper - 1, fraction.isNaN ? 0 : min(max(fraction, 0), 1))
     }
 
     /// Numbers, colours (premultiplied, as MapLibre) and lists of numbers move linearly; anything

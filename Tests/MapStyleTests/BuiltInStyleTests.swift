@@ -21,7 +21,7 @@ import Testing
 
     /// Features as each schema tags them.
     private struct SchemaFeatures {
-        let motorway, motorwayTunnel, path, minor, wood, lake, country, maritime, rail: TestFeature
+        let motorway, motorwayTunnel, path, minor, wood, lake, country, notCountry, rail: TestFeature
 
         init(_ schema: BuiltInStyle.Schema) {
             switch schema {
@@ -32,8 +32,8 @@ import Testing
                 minor = TestFeature(.line, ["class": .string("minor")])
                 wood = TestFeature(.polygon, ["class": .string("wood")])
                 lake = TestFeature(.polygon, ["class": .string("lake")])
-                country = TestFeature(.line, ["admin_level": .number(2), "maritime": .number(0)])
-                maritime = TestFeature(.line, ["admin_level": .number(2), "maritime": .bool(true)])
+                country = TestFeature(.line, ["admin_level": .number(2), "notCountry": .number(0)])
+                notCountry = TestFeature(.line, ["admin_level": .number(2), "maritime": .bool(true)])
                 rail = TestFeature(.line, ["class": .string("rail")])
             case .protomaps:
                 motorway = TestFeature(.line, ["kind": .string("highway"), "kind_detail": .string("motorway")])
@@ -43,7 +43,7 @@ import Testing
                 wood = TestFeature(.polygon, ["kind": .string("forest")])
                 lake = TestFeature(.polygon, ["kind": .string("lake")])
                 country = TestFeature(.line, ["kind": .string("country"), "kind_detail": .number(2)])
-                maritime = TestFeature(.line, ["kind": .string("region"), "kind_detail": .number(4)])
+                notCountry = TestFeature(.line, ["kind": .string("region"), "kind_detail": .number(4)])
                 rail = TestFeature(.line, ["kind": .string("rail")])
             }
         }
@@ -52,20 +52,20 @@ import Testing
     @Test(arguments: BuiltInStyle.allCases) func sensibleValuesAtZoom15(style: BuiltInStyle) throws {
         let rules = try style.document().drawRules(zoom256: 15)
         func rule(_ id: String) throws -> DrawRule { try #require(rules.first { $0.layer.id == id }) }
-        let f = SchemaFeatures(style.schema)
+        let features = SchemaFeatures(style.schema)
         let road = try rule("road"), paths = try rule("path"), casing = try rule("road_casing")
-        #expect(road.matches(f.motorway) && !road.matches(f.path) && paths.matches(f.path) && !paths.matches(f.motorway))
-        #expect(road.lineWidthPixels(for: f.motorway) > 2 * paths.lineWidthPixels(for: f.path))
-        #expect(road.lineWidthPixels(for: f.motorway) > road.lineWidthPixels(for: f.minor))
-        #expect(paths.lineDashes(for: f.path) != nil && road.lineDashes(for: f.motorway) == nil)
+        #expect(road.matches(features.motorway) && !road.matches(features.path) && paths.matches(features.path) && !paths.matches(features.motorway))
+        #expect(road.lineWidthPixels(for: features.motorway) > 2 * paths.lineWidthPixels(for: features.path))
+        #expect(road.lineWidthPixels(for: features.motorway) > road.lineWidthPixels(for: features.minor))
+        #expect(paths.lineDashes(for: features.path) != nil && road.lineDashes(for: features.motorway) == nil)
         // The casing reaches beyond the road on both sides, drawn as one wide line or two beside a gap.
-        let gap = casing.lineGapWidthPixels(for: f.motorway), casingWidth = casing.lineWidthPixels(for: f.motorway)
-        #expect((gap > 0 ? gap + 2 * casingWidth : casingWidth) > road.lineWidthPixels(for: f.motorway))
-        #expect(road.opacity(for: f.motorwayTunnel) < road.opacity(for: f.motorway))
-        #expect(try rule("landcover").color(for: f.wood) != rule("background").color())
-        #expect(try rule("water").matches(f.lake))
-        #expect(try rule("boundary_country").matches(f.country) && !rule("boundary_country").matches(f.maritime))
-        #expect(try rule("railway").matches(f.rail) && !rule("railway").matches(f.motorway))
+        let gap = casing.lineGapWidthPixels(for: features.motorway), casingWidth = casing.lineWidthPixels(for: features.motorway)
+        #expect((gap > 0 ? gap + 2 * casingWidth : casingWidth) > road.lineWidthPixels(for: features.motorway))
+        #expect(road.opacity(for: features.motorwayTunnel) < road.opacity(for: features.motorway))
+        #expect(try rule("landcover").color(for: features.wood) != rule("background").color())
+        #expect(try rule("water").matches(features.lake))
+        #expect(try rule("boundary_country").matches(features.country) && !rule("boundary_country").matches(features.notCountry))
+        #expect(try rule("railway").matches(features.rail) && !rule("railway").matches(features.motorway))
     }
 
     @Test(arguments: BuiltInStyle.allCases) func buildingsOnlyAtDetailZooms(style: BuiltInStyle) throws {
@@ -75,9 +75,9 @@ import Testing
         #expect(!document.drawRules(zoom256: 10).contains { $0.layer.id == "path" })
     }
 
-    @Test func darkIsDarkerThanLight() throws {
+    @Test(arguments: [BuiltInStyle.Schema.openMapTiles, .protomaps]) func darkIsDarkerThanLight(schema: BuiltInStyle.Schema) throws {
         func paper(_ style: BuiltInStyle) throws -> StyleColor { try #require(try style.document().drawRules(zoom256: 12).first).color() }
-        let light = try paper(.openMapTilesLight), dark = try paper(.openMapTilesDark)
+        let light = try paper(BuiltInStyle(schema: schema, dark: false)), dark = try paper(BuiltInStyle(schema: schema, dark: true))
         #expect(light.red + light.green + light.blue > 2.5 && dark.red + dark.green + dark.blue < 0.6)
     }
 }

@@ -85,3 +85,17 @@ import Testing
         #expect(!rule.isDataDriven)
     }
 }
+
+/// Values a hostile tile or style can give: never a crash, never a non-finite width.
+@Suite struct NonFiniteValueTests {
+    @Test func notANumberInputsAndOverflowingCurves() throws {
+        let byRank = #"{"line-width": ["interpolate", ["linear"], ["get", "rank"], 0, 1, 10, 11]}"#
+        let rule = try #require(try lineRule(paint: byRank))
+        #expect(rule.lineWidthPixels(for: TestFeature(.line, ["rank": .number(.nan)])) == 1)
+        #expect(rule.lineWidthPixels(for: TestFeature(.line, ["rank": .number(.infinity)])) == 11)
+        #expect(rule.lineWidthPixels(for: TestFeature(.line, ["rank": .string("high")])) == 1, "not a number: the default width")
+        let steep = #"{"line-width": ["interpolate", ["exponential", 1e300], ["zoom"], 0, 1, 24, 3]}"#
+        let width = try #require(try lineRule(paint: steep, zoom256: 12)).lineWidthPixels(for: TestFeature())
+        #expect(width.isFinite && (1...3).contains(width))
+    }
+}
