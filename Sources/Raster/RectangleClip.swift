@@ -13,7 +13,17 @@ public enum RectangleClip {
     /// points remain. A ring entirely inside is returned as it is.
     public static func clip(ring: [PixelPoint], to rect: PixelRect) -> [PixelPoint] {
         guard ring.count >= 3 else { return [] }
-        if ring.allSatisfy({ rect.contains($0) }) { return ring }
+        // Most rings of a tile are wholly inside its square or (for its neighbours' squares)
+        // wholly outside: one pass over the bounds settles both.
+        var bounds = PixelRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        for point in ring {
+            bounds.minX = min(bounds.minX, point.x)
+            bounds.maxX = max(bounds.maxX, point.x)
+            bounds.minY = min(bounds.minY, point.y)
+            bounds.maxY = max(bounds.maxY, point.y)
+        }
+        if bounds.minX >= rect.minX && bounds.maxX <= rect.maxX && bounds.minY >= rect.minY && bounds.maxY <= rect.maxY { return ring }
+        if bounds.maxX <= rect.minX || bounds.minX >= rect.maxX || bounds.maxY <= rect.minY || bounds.minY >= rect.maxY { return [] }
         var points = ring
         var scratch: [PixelPoint] = []
         for side in Side.allCases {

@@ -143,10 +143,12 @@ private func maximumDifference(_ a: CoverageMask, _ b: CoverageMask) -> Int {
         let huge = fill([[PixelPoint(x: -1e300, y: -1e300), PixelPoint(x: 1e300, y: -1e300), PixelPoint(x: 0, y: 1e300)]], width: 40, height: 30)
         #expect(huge.values.allSatisfy { $0 == 255 })
         // An edge from far outside crossing the frame lands where it belongs: x = 20 + (y − 15) × 1e-9 … ≈ 20.
-        let crossing = fill([[PixelPoint(x: 20 - 1e10, y: 15 - 1e19), PixelPoint(x: 20 + 1e10, y: 15 + 1e19), PixelPoint(x: -1e15, y: 0)]], width: 40, height: 30)
+        let crossing = fill(
+            [[PixelPoint(x: 20 - 1e10, y: 15 - 1e19), PixelPoint(x: 20 + 1e10, y: 15 + 1e19), PixelPoint(x: -1e15, y: 0)]], width: 40, height: 30)
         #expect(crossing.coverage(x: 19, y: 15) == 1 && crossing.coverage(x: 20, y: 15) == 0)
         // Rings entirely outside the frame, on each side, add nothing.
-        let outside = fill([rectangle(-90, 5, -10, 25), rectangle(45, 5, 1e9, 25), rectangle(5, -1e12, 25, -3), rectangle(5, 31, 25, 90)], width: 40, height: 30)
+        let outside = fill(
+            [rectangle(-90, 5, -10, 25), rectangle(45, 5, 1e9, 25), rectangle(5, -1e12, 25, -3), rectangle(5, 31, 25, 90)], width: 40, height: 30)
         #expect(outside.values.allSatisfy { $0 == 0 })
         // Not finite, or beyond ±1e300: refused, nothing added.
         var accumulator = AreaAccumulator(width: 40, height: 30)

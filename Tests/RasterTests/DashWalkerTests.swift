@@ -29,7 +29,9 @@ private func approximatelyEqual(_ a: [ClosedRange<Double>], _ b: [ClosedRange<Do
         var whole: [[PixelPoint]] = [], withVertices: [[PixelPoint]] = []
         straight.dash([PixelPoint(x: 0, y: 0), PixelPoint(x: 40, y: 0)], visible: everywhere, into: &whole)
         // The same line with extra vertices at 3 and 17.5, given in two pieces (cut at 21).
-        bent.dash([PixelPoint(x: 0, y: 0), PixelPoint(x: 3, y: 0), PixelPoint(x: 17.5, y: 0), PixelPoint(x: 21, y: 0)], visible: everywhere, into: &withVertices)
+        bent.dash(
+            [PixelPoint(x: 0, y: 0), PixelPoint(x: 3, y: 0), PixelPoint(x: 17.5, y: 0), PixelPoint(x: 21, y: 0)], visible: everywhere,
+            into: &withVertices)
         bent.dash([PixelPoint(x: 21, y: 0), PixelPoint(x: 40, y: 0)], visible: everywhere, into: &withVertices)
         #expect(approximatelyEqual(intervals(whole), [0...6, 10...16, 20...26, 30...36]))
         // The dash across the cut at 21 comes in two pieces that meet there.

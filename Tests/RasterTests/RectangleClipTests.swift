@@ -77,9 +77,11 @@ private func tiles(origin: Double, size: Double, count: Int) -> [PixelRect] {
         let pieces = RectangleClip.clip(polyline: line, to: PixelRect(minX: 0, minY: 0, maxX: 20, maxY: 20))
         #expect(pieces == [[PixelPoint(x: 2, y: 5), PixelPoint(x: 20, y: 5)], [PixelPoint(x: 20, y: 15), PixelPoint(x: 4, y: 15)]])
         #expect(RectangleClip.clip(polyline: [PixelPoint(x: 3, y: 3)], to: PixelRect(minX: 0, minY: 0, maxX: 20, maxY: 20)).count == 1)
-        #expect(RectangleClip.clip(polyline: [PixelPoint(x: -1e300, y: 3), PixelPoint(x: 1e300, y: 3)], to: PixelRect(minX: 0, minY: 0, maxX: 20, maxY: 20)) == [
-            [PixelPoint(x: 0, y: 3), PixelPoint(x: 20, y: 3)]
-        ])
+        #expect(
+            RectangleClip.clip(
+                polyline: [PixelPoint(x: -1e300, y: 3), PixelPoint(x: 1e300, y: 3)], to: PixelRect(minX: 0, minY: 0, maxX: 20, maxY: 20)) == [
+                    [PixelPoint(x: 0, y: 3), PixelPoint(x: 20, y: 3)]
+                ])
     }
 
     @Test(arguments: [1.0, 3.5, 8.0])
