@@ -90,6 +90,8 @@ let package = Package(
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
+        .testTarget(
+            name: "VectorMapTests", dependencies: ["VectorMap", "VectorTiles", "MapStyle", "MapTiles", "MapGeometry", "Raster", "PNGEncoding", "TrackSynthesis"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",

@@ -35,9 +35,12 @@ extension VectorMapPainter {
                 guard case .polygons(let polygons) = feature.geometry else { continue }
                 let styled = TileFeature(feature: feature)
                 guard rule.matches(styled) else { continue }
-                let color = rule.isDataDriven ? rule.color(for: styled).multiplyingAlpha(by: rule.opacity(for: styled)) : groups.constant {
-                    rule.color().multiplyingAlpha(by: rule.opacity())
-                }
+                let color =
+                    rule.isDataDriven
+                    ? rule.color(for: styled).multiplyingAlpha(by: rule.opacity(for: styled))
+                    : groups.constant {
+                        rule.color().multiplyingAlpha(by: rule.opacity())
+                    }
                 guard color.alpha > 0 else { continue }
                 var drawn = false
                 for polygon in polygons {

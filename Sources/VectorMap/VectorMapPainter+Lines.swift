@@ -91,7 +91,8 @@ extension VectorMapPainter {
         case .butt:
             ButtStroker.stroke(pieces, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
         case .square:
-            ButtStroker.stroke(pieces.map { Self.extended($0, by: radiusPixels) }, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
+            ButtStroker.stroke(
+                pieces.map { Self.extended($0, by: radiusPixels) }, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
         }
     }
 

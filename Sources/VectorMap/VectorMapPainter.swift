@@ -79,7 +79,8 @@ public struct VectorMapPainter {
                 case .tile(let tile):
                     report.tiles += 1
                     if !tile.problems.isEmpty || tile.skippedFeatureCount > 0 {
-                        report.note("tile \(coordinate): \(tile.skippedFeatureCount) feature(s) skipped: \(tile.problems.first.map { "\($0)" } ?? "")")
+                        report.note(
+                            "tile \(coordinate): \(tile.skippedFeatureCount) feature(s) skipped: \(tile.problems.first.map { "\($0)" } ?? "")")
                     }
                     placed.append(PlacedTile(coordinate: coordinate, column: column, row: row, tile: tile, window: window))
                 case .absent: report.tilesAbsent += 1

@@ -1,0 +1,98 @@
+import MapGeometry
+import MapStyle
+import MapTiles
+import Raster
+import PNGEncoding
+import Testing
+import TrackSynthesis
+import VectorMap
+import VectorTiles
+
+/// Drawing vector tiles: where edges land, tile seams, and the real Liechtenstein tiles under the built-in styles.
+struct VectorMapPainterTests {
+    private let white = RGBAColor(red: 255, green: 255, blue: 255)
+
+    /// A tile with one square polygon (tile units) in layer "water".
+    private func squareTile(_ minX: Int32, _ minY: Int32, _ maxX: Int32, _ maxY: Int32, extent: UInt64 = 4096) -> [UInt8] {
+        SyntheticVectorTile.encode([
+            .init(
+                name: "water", extent: extent,
+                features: [.polygon(rings: [[(minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY)]])])
+        ])
+    }
+
+    private let waterStyle = """
+        [{"id":"w","type":"fill","source":"v","source-layer":"water","paint":{"fill-color":"#000000"}}]
+        """
+
+    @Test(arguments: [(256, 1.0), (512, 2.0), (300, 1.0), (700, 2.0)])
+    func aSquaresEdgesLandWithinHalfAPixel(pixels: Int, scale: Double) throws {
+        // The square spans tile units 1000…3000 of a 4096 tile shown edge to edge: its edges are at
+        // 1000/4096 and 3000/4096 of the image, wherever that falls inside a pixel.
+        let tile = TileCoordinate(z: 12, x: 2150, y: 1430)
+        let provider = try MemoryVectorTiles([tile: squareTile(1000, 1000, 3000, 3000)])
+        var canvas = Canvas(width: pixels, height: pixels, fill: white)
+        var painter = VectorMapPainter()
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: pixels), scale: scale, provider: provider, style: try style(waterStyle))
+        #expect(report.tileZoom == 12 && report.tiles == 1 && report.featuresDrawn == 1)
+        let row = pixels / 2
+        // Coverage of each pixel in the row, from the red channel (black over white).
+        let covered = (0..<pixels).map { 1 - Double(canvas.color(x: $0, y: row).red) / 255 }
+        // Coverage left of the centre is the distance from the left edge to the centre.
+        let left = Double(pixels / 2) - covered[..<(pixels / 2)].reduce(0, +)
+        let right = Double(pixels / 2) + covered[(pixels / 2)...].reduce(0, +)
+        #expect(abs(left - 1000.0 / 4096 * Double(pixels)) < 0.5, "left edge at \(left)")
+        #expect(abs(right - 3000.0 / 4096 * Double(pixels)) < 0.5, "right edge at \(right)")
+    }
+
+    @Test func aPolygonCutAtATileEdgeHasNoSeam() throws {
+        // One rectangle across the edge between two tiles, each tile holding its half plus a
+        // buffer (as tile makers cut them): drawn, the edge column is as covered as any other.
+        let left = TileCoordinate(z: 13, x: 4300, y: 2870), right = TileCoordinate(z: 13, x: 4301, y: 2870)
+        let provider = try MemoryVectorTiles([
+            left: squareTile(2000, 1000, 4096 + 80, 3000),
+            right: squareTile(-80, 1000, 2000, 3000),
+        ])
+        var canvas = Canvas(width: 400, height: 400, fill: white)
+        var painter = VectorMapPainter()
+        let view = viewport(ofTile: left, pixels: 400, zoomIn: 0, shift: (0.5, 0))
+        _ = painter.draw(into: &canvas, viewport: view, scale: 1, provider: provider, style: try style(waterStyle))
+        // The tile edge is at x = 200; the polygon spans 2000/4096·400 ≈ 195 px either side.
+        for x in 10..<390 {
+            #expect(canvas.color(x: x, y: 200) == RGBAColor(red: 0, green: 0, blue: 0), "column \(x)")
+        }
+    }
+
+    @Test func theRealLiechtensteinTilesDrawUnderTheBuiltInStyle() throws {
+        let tile = TileCoordinate(z: 14, x: 8624, y: 5758)
+        let provider = try MemoryVectorTiles([tile: try vectorFixture("openmaptiles-liechtenstein-14-8624-5758.pbf.gz")])
+        let document = try BuiltInStyle(schema: .openMapTiles, dark: false).document()
+        let paper = RGBAColor(red: 255, green: 0, blue: 255)
+        var canvas = Canvas(width: 512, height: 512, fill: paper)
+        var painter = VectorMapPainter()
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: 512, zoomIn: 0.3), scale: 1, provider: provider, style: document)
+        #expect(report.tiles == 1 && report.tilesFailed == 0)
+        #expect(report.featuresDrawn > 100 && report.verticesDrawn > 1000)
+        #expect(report.labelLayersSkipped == document.symbolLayerCount)
+        var colors = Set<RGBAColor>()
+        for y in stride(from: 0, to: 512, by: 4) { for x in stride(from: 0, to: 512, by: 4) { colors.insert(canvas.color(x: x, y: y)) } }
+        #expect(colors.count > 20, "a map has many colours; found \(colors.count)")
+        // The background layer covers the whole tile: no pixel keeps the canvas's own colour
+        // (a colour the built-in style does not use).
+        #expect(!colors.contains(paper), "the background covers the whole tile")
+        if let path = Environment.dumpPath { try FileStoreLite.write(PNGEncoder.encode(canvas), to: path + "/vector-light.png") }
+    }
+
+    @Test func aViewWiderThanTheSourcesLowestZoomDrawsNothingAndSaysWhy() throws {
+        let tile = TileCoordinate(z: 12, x: 2150, y: 1430)
+        let provider = try MemoryVectorTiles([tile: squareTile(0, 0, 4096, 4096)], minimumZoom: 13)
+        var canvas = Canvas(width: 256, height: 256, fill: white)
+        var painter = VectorMapPainter()
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: 256), scale: 1, provider: provider, style: try style(waterStyle))
+        #expect(report.tileZoom == nil && report.problems.first?.contains("lowest zoom 13") == true)
+        #expect(canvas.color(x: 128, y: 128) == white)
+    }
+}
