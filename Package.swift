@@ -32,12 +32,12 @@ let package = Package(
         .target(name: "PNGEncoding", dependencies: ["Raster", "CLibPNG"]),
         // Basemaps: the pure half (tile plan, resampling) below the compositing, and the sources
         // (MBTiles through SQLite, tile folders, URL templates through libcurl) with their decoders.
-        .target(name: "MapTiles", dependencies: ["MapGeometry", "Raster"]),
+        .target(name: "MapTiles", dependencies: ["MapGeometry", "Raster", "VectorTiles"]),
         .systemLibrary(name: "SystemSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary(":libjpeg.a")]),
         .target(name: "CLibCurl"),
         .target(
-            name: "TileSources", dependencies: ["MapTiles", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"]),
+            name: "TileSources", dependencies: ["MapTiles", "VectorTiles", "JSONDocument", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"]),
         .target(
             name: "SnapshotRendering",
             dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding", "MapTiles"]),

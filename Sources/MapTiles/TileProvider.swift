@@ -1,4 +1,5 @@
 import MapGeometry
+import VectorTiles
 
 /// A tile's address in the XYZ scheme (the OpenStreetMap / Google order): x grows east from
 /// 180°W, y grows south from 85.05°N, both in 0..<2^z.
@@ -58,8 +59,10 @@ public struct TileImage: Sendable {
 
 /// What a source gave for one tile.
 public enum TileLookup: Sendable {
-    /// The tile, decoded.
+    /// A raster tile, decoded.
     case image(TileImage)
+    /// A vector tile, every layer decoded (features with a problem already skipped and counted).
+    case vector(VectorTile.Decoded)
     /// The source has no tile there (outside its coverage): the grid shows through, silently.
     case absent
     /// The tile could not be had (unreadable, undecodable, a network failure): the grid shows
@@ -79,9 +82,19 @@ public struct TileSourceDescription: Sendable, Equatable {
     public var tilePixels = 256
     /// The source's attribution text, if it has one.
     public var attribution: String? = nil
+    /// Whether the tiles are images or vectors. Default: raster.
+    public var kind = TileKind.raster
 
     /// The defaults above.
     public init() {}
+}
+
+/// What a source's tiles are.
+public enum TileKind: String, Sendable, Equatable {
+    /// Images (PNG, JPEG): resampled to the image's zoom.
+    case raster
+    /// Mapbox Vector Tiles: drawn at the image's zoom with a map style.
+    case vector
 }
 
 /// Where tiles come from, for one render at a time (a worker's renders are sequential). The

@@ -64,6 +64,9 @@ public enum TileResampler {
                         case .failed(let message):
                             report.tilesFailed += 1
                             problems.append("tile \(coordinate): \(message)")
+                        case .vector:
+                            report.tilesFailed += 1
+                            problems.append("tile \(coordinate) is a vector tile in a raster source")
                         }
                     }
                     fetched[coordinate] = image

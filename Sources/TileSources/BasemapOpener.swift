@@ -2,7 +2,8 @@ import FileStore
 import MapTiles
 
 /// Opens what `--basemap` or the style's `basemap.source` names: an http(s) URL template, a
-/// folder of `{z}/{x}/{y}` tiles, or an MBTiles file.
+/// folder of `{z}/{x}/{y}` tiles, an MBTiles file or a PMTiles archive (told by its first bytes),
+/// of raster or vector tiles.
 public struct BasemapOpener: Sendable {
     /// Where URL tiles are cached on disk.
     public var tileCacheDirectory: String
@@ -54,6 +55,9 @@ public struct BasemapOpener: Sendable {
             throw TileProblem("basemap '\(source)' does not exist (expected an .mbtiles file, a tile folder or an http(s) URL template)")
         }
         if status.isDirectory { return try TileFolderSource(path: source) }
+        if let head = try? RandomAccessFile(source).read(offset: 0, length: 7), PMTilesSource.isPMTiles(head) {
+            return try PMTilesSource(path: source)
+        }
         return try MBTilesSource(path: source)
     }
 

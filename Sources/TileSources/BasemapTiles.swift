@@ -1,4 +1,5 @@
 import MapTiles
+import VectorTiles
 
 /// A basemap as the renderer sees it: a raw source, decoded through `TileDecoder`, kept in a
 /// `DecodedTileCache`, with its problems reported once, and held to a `TileTimeBudget` (time
@@ -14,7 +15,8 @@ public final class BasemapTiles: TileProvider {
     /// renderer puts the settings' over it (`BasemapSettings.attribution(over:)`).
     public lazy var sourceDescription: TileSourceDescription = {
         var description = declared
-        description.tilePixels = Self.tilePixels(of: source, limits: limits) ?? 256
+        // Vector tiles have no pixels: they are drawn at the image's own scale.
+        if declared.kind == .raster { description.tilePixels = Self.tilePixels(of: source, limits: limits) ?? 256 }
         return description
     }()
     private let declared: TileSourceDescription
@@ -22,6 +24,8 @@ public final class BasemapTiles: TileProvider {
     public let cache: DecodedTileCache
     /// Size limits per tile.
     public let limits: TileLimits
+    /// Limits on decoding one vector tile (inflated size, vertices, features). Default: `VectorTileLimits()`.
+    public var vectorLimits = VectorTileLimits()
     /// Called with the first problem of each kind this source has ("bad PNG", "HTTP 500"…), so a
     /// batch logs a bad source once, not once per tile; every problem still goes into the
     /// render info.
@@ -120,14 +124,28 @@ public final class BasemapTiles: TileProvider {
     private func decoded(_ coordinate: TileCoordinate) throws(TileProblem) -> TileLookup {
         for attempt in 0..<2 {
             guard let bytes = try source.tileBytes(coordinate, limit: limits.maximumTileBytes) else { return .absent }
-            switch TileDecoder.decode(bytes, limits: limits) {
-            case .success(let image): return .image(image)
+            let result =
+                declared.kind == .vector
+                ? Self.decodeVector(bytes, limits: vectorLimits) : TileDecoder.decode(bytes, limits: limits).map(TileLookup.image)
+            switch result {
+            case .success(let lookup): return lookup
             case .failure(let problem):
                 if attempt == 0, source.forgetTile(coordinate) { continue }
                 return .failed(problem.description)
             }
         }
         return .absent
+    }
+
+    /// A vector tile's bytes (gzip-compressed or not), every layer decoded under `limits`; a tile
+    /// that is not a vector tile at all (bad gzip, broken protobuf) is a problem naming why.
+    static func decodeVector(_ bytes: [UInt8], limits: VectorTileLimits) -> Result<TileLookup, TileProblem> {
+        do throws(VectorTileProblem) {
+            let plain = try VectorTileBytes.inflateIfNeeded(bytes, limit: limits.maximumTileBytes)
+            return .success(.vector(try VectorTile(bytes: plain, limits: limits).decoded()))
+        } catch {
+            return .failure(TileProblem("bad vector tile: \(error)"))
+        }
     }
 
     /// The edge of the source's tiles, from one decoded tile (MBTiles), or nil.

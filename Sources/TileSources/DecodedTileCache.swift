@@ -1,8 +1,10 @@
 import MapTiles
+import VectorTiles
 
 /// Decoded tiles kept by one worker, least recently used evicted first, bounded in bytes.
-/// Default bound 128 MiB: 512 tiles of 256×256 (a 2560×1920 image needs about 190 of them,
-/// all four default images of a track about 260), so a region's tiles stay decoded across tracks.
+/// Default bound 128 MiB: 512 raster tiles of 256×256 (a 2560×1920 image needs about 190 of them,
+/// all four default images of a track about 260), so a region's tiles stay decoded across tracks;
+/// vector tiles count their decoded points and properties (`VectorTile.Decoded.estimatedBytes`).
 public final class DecodedTileCache {
     /// The bound in bytes of decoded pixels.
     public let capacityBytes: Int
@@ -30,7 +32,11 @@ public final class DecodedTileCache {
         misses += 1
         let lookup = load()
         var bytes = 64
-        if case .image(let image) = lookup { bytes += image.pixels.count }
+        switch lookup {
+        case .image(let image): bytes += image.pixels.count
+        case .vector(let tile): bytes += tile.estimatedBytes
+        case .absent, .failed: break
+        }
         if bytes > capacityBytes { return lookup }
         entries[coordinate] = (lookup, bytes, clock)
         heldBytes += bytes

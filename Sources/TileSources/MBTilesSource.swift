@@ -2,7 +2,8 @@ import MapTiles
 import SystemSQLite
 
 /// Raw tiles from an MBTiles file (SQLite; spec 1.3): the `tiles` table or view with rows in
-/// the TMS order (counted from the south), the `metadata` table's `format`, `minzoom`,
+/// the TMS order (counted from the south), the `metadata` table's `format` (png, jpg; pbf for
+/// vector tiles, gzip-compressed or not), `minzoom`,
 /// `maxzoom`, `bounds` and `attribution`. Opened read-only; a file another process holds
 /// locked is waited for 2 s, then reported.
 public final class MBTilesSource: RawTileSource {
@@ -10,13 +11,13 @@ public final class MBTilesSource: RawTileSource {
     public let path: String
     /// What the metadata says.
     public let sourceDescription: TileSourceDescription
-    /// The metadata's `format` ("png", "jpg"…), lower-cased; "" when absent.
+    /// The metadata's `format` ("png", "jpg", "pbf"…), lower-cased; "" when absent (then raster).
     public let format: String
     private var database: OpaquePointer?
     private var query: OpaquePointer?
 
     /// Opens the file and reads its metadata; throws a message naming the file and the problem
-    /// (not a database, locked, no tiles table, vector tiles).
+    /// (not a database, locked, no tiles table, an unknown tile format).
     public init(path: String) throws(TileProblem) {
         self.path = path
         var handle: OpaquePointer?
@@ -58,24 +59,19 @@ public final class MBTilesSource: RawTileSource {
         }
         sqlite3_finalize(statement)
         format = metadata["format"]?.lowercased() ?? ""
-        if format == "pbf" || format == "mvt" {
+        if !["", "png", "jpg", "jpeg", "pbf", "mvt"].contains(format) {
             sqlite3_close(handle)
             database = nil
-            throw TileProblem(
-                "MBTiles '\(path)' holds vector tiles (format '\(format)'); TrackSnap draws raster tiles (png or jpg): render the vector tiles to a raster MBTiles first (e.g. with tileserver-gl or mbgl-render)"
-            )
-        }
-        if !["", "png", "jpg", "jpeg"].contains(format) {
-            sqlite3_close(handle)
-            database = nil
-            throw TileProblem("MBTiles '\(path)' has tiles in format '\(format)'; TrackSnap reads png and jpg")
+            throw TileProblem("MBTiles '\(path)' has tiles in format '\(format)'; TrackSnap reads png, jpg and pbf (vector tiles)")
         }
         guard
             sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3", -1, &query, nil)
                 == SQLITE_OK
         else { throw fail("it has no tiles table") }
         do throws(TileProblem) {
-            sourceDescription = try Self.description(metadata: metadata, tableZooms: Self.zoomRange(handle))
+            var description = try Self.description(metadata: metadata, tableZooms: Self.zoomRange(handle))
+            if format == "pbf" || format == "mvt" { description.kind = .vector }
+            sourceDescription = description
         } catch {
             sqlite3_finalize(query)
             query = nil

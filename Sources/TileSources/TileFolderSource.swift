@@ -1,8 +1,9 @@
 import MapTiles
 
-/// A folder of tiles `DIR/{z}/{x}/{y}.png` (or `.jpg`, `.jpeg`) in the XYZ order, as
-/// `gdal2tiles --xyz`, `mb-util` and MOBAC's "OSMAnd tiles" write them. The zoom range is the
-/// numbered subfolders present.
+/// A folder of tiles `DIR/{z}/{x}/{y}.png` (or `.jpg`, `.jpeg`; `.pbf` or `.mvt` for vector
+/// tiles) in the XYZ order, as `gdal2tiles --xyz`, `mb-util` and MOBAC's "OSMAnd tiles" write
+/// them. The zoom range is the numbered subfolders present; the kind is told by the first tile
+/// file found in the lowest zoom.
 public final class TileFolderSource: RawTileSource {
     /// The folder.
     public let path: String
@@ -25,13 +26,26 @@ public final class TileFolderSource: RawTileSource {
         var description = TileSourceDescription()
         description.minimumZoom = low
         description.maximumZoom = high
+        description.kind = Self.kind(ofFolder: "\(path)/\(low)")
         sourceDescription = description
+        suffixes = description.kind == .vector ? [".pbf", ".mvt"] : [".png", ".jpg", ".jpeg"]
+    }
+
+    /// The file endings tried for a tile, in order.
+    private let suffixes: [String]
+
+    /// Vector when the first column folder of `zoomFolder` holds a `.pbf` or `.mvt` file.
+    private static func kind(ofFolder zoomFolder: String) -> TileKind {
+        guard let column = (try? FileStoreBridge.list(zoomFolder))?.sorted().first(where: { Int($0) != nil }),
+            let names = try? FileStoreBridge.list("\(zoomFolder)/\(column)")
+        else { return .raster }
+        return names.contains { $0.hasSuffix(".pbf") || $0.hasSuffix(".mvt") } ? .vector : .raster
     }
 
     /// The tile's bytes; nil when no file of a known extension exists there.
     public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
         let stem = "\(path)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y)"
-        for suffix in [".png", ".jpg", ".jpeg"] {
+        for suffix in suffixes {
             switch FileStoreBridge.read(stem + suffix, limit: limit) {
             case .missing: continue
             case .bytes(let bytes): return bytes

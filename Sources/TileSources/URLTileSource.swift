@@ -65,6 +65,12 @@ public final class URLTileSource: TileBudgetedSource {
     private let createdNanoseconds = URLTileSource.wallClockNanoseconds()
     private var breakerPath: String { cacheFolder + "/.requests/breaker" }
 
+    /// Vector for a template whose path ends in `.pbf` or `.mvt` (before any query), else raster.
+    public static func kind(ofTemplate template: String) -> TileKind {
+        let path = template.split(separator: "?", maxSplits: 1).first.map(String.init) ?? template
+        return path.lowercased().hasSuffix(".pbf") || path.lowercased().hasSuffix(".mvt") ? .vector : .raster
+    }
+
     /// Checks the template (see `TileURLTemplate`) and prepares the cache folder.
     public init(
         template: String, cacheDirectory: String, offline: Bool, version: String, maximumRequestsInFlight: Int = 2,
@@ -74,7 +80,9 @@ public final class URLTileSource: TileBudgetedSource {
         self.offline = offline
         self.maximumRequestsInFlight = max(1, maximumRequestsInFlight)
         userAgent = "TrackSnap/\(version.isEmpty ? "dev" : version) (offline batch map thumbnails; tile cache on disk)"
-        sourceDescription = TileSourceDescription()
+        var description = TileSourceDescription()
+        description.kind = Self.kind(ofTemplate: checked.text)
+        sourceDescription = description
         // The full template keys the folder (two API keys may see different tiles); only its hash
         // and the redacted form are written down.
         cacheFolder = "\(cacheDirectory)/\(String(SHA256.hash(checked.text).hex.prefix(16)))"

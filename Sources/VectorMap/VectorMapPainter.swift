@@ -31,7 +31,7 @@ public struct VectorMapPainter {
     /// image, so @2x draws the same tiles with double widths). Returns what was drawn; a view
     /// outside the source's zoom range draws nothing (the grid shows) and says why.
     public mutating func draw<Target: MapLayerTarget>(
-        into target: inout Target, viewport: Viewport, scale: Double, provider: any VectorTileProvider, style: MapStyleDocument
+        into target: inout Target, viewport: Viewport, scale: Double, provider: any TileProvider, style: MapStyleDocument
     ) -> VectorMapReport {
         let zoom = TilePlan.continuousZoom(viewport, tilePixels: 256) - log2(max(scale, 1))
         let description = provider.sourceDescription
@@ -70,13 +70,13 @@ public struct VectorMapPainter {
     }
 
     /// Every tile of the window, decoded, with where it lands; absent and failed tiles counted.
-    private func fetch(_ window: TileWindow, provider: any VectorTileProvider, report: inout VectorMapReport) -> [PlacedTile] {
+    private func fetch(_ window: TileWindow, provider: any TileProvider, report: inout VectorMapReport) -> [PlacedTile] {
         var placed: [PlacedTile] = []
         for row in window.rows {
             for column in window.columns {
                 let coordinate = window.wrapped(column: column, row: row)
-                switch provider.vectorTile(coordinate) {
-                case .tile(let tile):
+                switch provider.tile(coordinate) {
+                case .vector(let tile):
                     report.tiles += 1
                     if !tile.problems.isEmpty || tile.skippedFeatureCount > 0 {
                         report.note(
@@ -87,6 +87,9 @@ public struct VectorMapPainter {
                 case .failed(let message):
                     report.tilesFailed += 1
                     report.note("tile \(coordinate): \(message)")
+                case .image:
+                    report.tilesFailed += 1
+                    report.note("tile \(coordinate) is an image in a vector source")
                 }
             }
         }

@@ -7,7 +7,7 @@ import VectorMap
 import VectorTiles
 
 /// Tiles held in memory by z/x/y, decoded once.
-final class MemoryVectorTiles: VectorTileProvider {
+final class MemoryVectorTiles: TileProvider {
     let sourceDescription: TileSourceDescription
     private let tiles: [TileCoordinate: VectorTile.Decoded]
     /// The tiles asked for, in order.
@@ -17,6 +17,7 @@ final class MemoryVectorTiles: VectorTileProvider {
         var description = TileSourceDescription()
         description.minimumZoom = minimumZoom
         description.maximumZoom = maximumZoom
+        description.kind = .vector
         sourceDescription = description
         var decoded: [TileCoordinate: VectorTile.Decoded] = [:]
         for (coordinate, bytes) in encoded {
@@ -25,9 +26,9 @@ final class MemoryVectorTiles: VectorTileProvider {
         tiles = decoded
     }
 
-    func vectorTile(_ coordinate: TileCoordinate) -> VectorTileLookup {
+    func tile(_ coordinate: TileCoordinate) -> TileLookup {
         asked.append(coordinate)
-        return tiles[coordinate].map { .tile($0) } ?? .absent
+        return tiles[coordinate].map { .vector($0) } ?? .absent
     }
 }
 

@@ -1,0 +1,77 @@
+import JSONDocument
+import FileStore
+import MapTiles
+import VectorTiles
+
+/// Tiles from a local PMTiles v3 archive (a Protomaps extract, `pmtiles convert` of an MBTiles):
+/// the header and root directory read at open, then one directory walk and one read per tile
+/// (`PMTilesReader` over `pread`; the decoded-tile cache above keeps repeated tiles cheap).
+/// Vector (`mvt`) or raster (`png`, `jpeg`) by the header's tile type; zooms and bounds from the
+/// header, the attribution from the metadata JSON. A damaged archive (bad header, sections past
+/// the end, a directory loop) is refused at open, naming the file.
+public final class PMTilesSource: RawTileSource {
+    /// The file.
+    public let path: String
+    /// What the header and metadata say.
+    public let sourceDescription: TileSourceDescription
+    private let reader: PMTilesReader<FileRanges>
+
+    /// Opens the archive and reads its header, root directory and metadata.
+    public init(path: String) throws(TileProblem) {
+        self.path = path
+        let file: RandomAccessFile
+        do {
+            file = try RandomAccessFile(path)
+        } catch {
+            throw TileProblem("PMTiles '\(path)': \(error)")
+        }
+        let attribution: String?
+        do throws(PMTilesError) {
+            reader = try PMTilesReader(source: FileRanges(file: file))
+            attribution = try reader.metadata()["attribution"]?.string
+        } catch {
+            throw TileProblem("PMTiles '\(path)': \(error)")
+        }
+        sourceDescription = try Self.description(reader.header, attribution: attribution, path: path)
+    }
+
+    /// Whether `bytes` (a file's first bytes) start a PMTiles archive.
+    public static func isPMTiles(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("PMTiles".utf8)) }
+
+    /// The description the header gives; the tile type decides raster or vector.
+    static func description(_ header: PMTilesHeader, attribution: String?, path: String) throws(TileProblem) -> TileSourceDescription {
+        var description = TileSourceDescription()
+        switch header.tileType {
+        case .mvt: description.kind = .vector
+        case .png, .jpeg: description.kind = .raster
+        case .webp, .avif, .unknown:
+            throw TileProblem("PMTiles '\(path)' holds tiles of type \(header.tileType); TrackSnap reads mvt (vector), png and jpeg")
+        }
+        let minimum = Int(header.minimumZoom), maximum = Int(header.maximumZoom)
+        guard MBTilesSource.zoomRange.contains(minimum), MBTilesSource.zoomRange.contains(maximum), minimum <= maximum else {
+            throw TileProblem("PMTiles '\(path)' has zooms \(minimum)–\(maximum); expected 0–30 with the minimum first")
+        }
+        description.minimumZoom = minimum
+        description.maximumZoom = maximum
+        let bounds = [header.minimumLongitudeE7, header.minimumLatitudeE7, header.maximumLongitudeE7, header.maximumLatitudeE7]
+        description.boundsLonLat = TileCoverage.boundsClampedToWorld(bounds.map { Double($0) / 1e7 })
+        if let attribution, !attribution.isEmpty { description.attribution = TextForImage.plain(attribution) }
+        return description
+    }
+
+    /// The tile's bytes as stored (gzip-compressed or not), nil when the archive has none there.
+    public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+        do throws(PMTilesError) {
+            return try reader.storedTile(z: coordinate.z, x: coordinate.x, y: coordinate.y)
+        } catch {
+            throw TileProblem("PMTiles read failed: \(error)")
+        }
+    }
+}
+
+/// A `RandomAccessFile` as the byte ranges a `PMTilesReader` asks for.
+struct FileRanges: ByteRangeReading {
+    let file: RandomAccessFile
+    var byteCount: UInt64 { UInt64(file.sizeBytes) }
+    func read(offset: UInt64, length: Int) throws -> [UInt8] { try file.read(offset: Int(offset), length: length) }
+}
