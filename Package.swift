@@ -62,7 +62,8 @@ let package = Package(
         .target(
             name: "BatchRun",
             dependencies: [
-                "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash", "TileSources",
+                "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
+                "TileSources",
             ]),
         .target(
             name: "TrackSynthesis",
@@ -86,7 +87,8 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"]),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
-        .testTarget(name: "StyleFileTests", dependencies: ["StyleFile", "ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
+        .testTarget(
+            name: "StyleFileTests", dependencies: ["StyleFile", "ThumbnailCache", "SnapshotRendering", "Raster", "MapTiles", "TrackSynthesis"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "ContentHash"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),

@@ -107,7 +107,8 @@ enum ProductBenchmark {
         for index in 0..<200 {
             let fixes = Int((300 * pow(60, random.uniform())).rounded())
             let bytes = Array(SampleCatalog.benchmarkRun(fixCount: fixes, seed: UInt64(index) &+ 5000).utf8)
-            let result = try renderer.render(trackBytes: bytes, fileName: "track-\(index).gpx", key: renderer.store.key(forTrackBytes: bytes), scratch: scratch)
+            let result = try renderer.render(
+                trackBytes: bytes, fileName: "track-\(index).gpx", key: renderer.store.key(forTrackBytes: bytes), scratch: scratch)
             total += result.pngs.reduce(0) { $0 + $1.count }
             for png in result.pngs {
                 images += 1

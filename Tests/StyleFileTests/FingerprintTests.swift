@@ -121,7 +121,8 @@ struct FingerprintTests {
         for key in ["b", "a", "c"] { first[key] = 1 }
         for key in ["c", "a", "b"] { second[key] = 1 }
         #expect(CanonicalEncoding.bytes(of: first) == CanonicalEncoding.bytes(of: second))
-        #expect(String(decoding: CanonicalEncoding.bytes(of: ["a": 1.0, "b": 2.0]), as: UTF8.self) == "{k1:a=d3ff0000000000000;k1:b=d4000000000000000;}")
+        #expect(
+            String(decoding: CanonicalEncoding.bytes(of: ["a": 1.0, "b": 2.0]), as: UTF8.self) == "{k1:a=d3ff0000000000000;k1:b=d4000000000000000;}")
         #expect(CanonicalEncoding.bytes(of: 0.1 + 0.2) != CanonicalEncoding.bytes(of: 0.3))
         #expect(CanonicalEncoding.bytes(of: ["ab", "c"]) != CanonicalEncoding.bytes(of: ["a", "bc"]))
         #expect(CanonicalEncoding.bytes(of: Int?.none as Int?) == Array("n".utf8))

@@ -32,7 +32,8 @@ struct ThumbnailStoreTests {
         let key = CacheKey(content: SHA256.hash("track"), settings: SHA256.hash("a"))
         var record = TrackRecord(
             key: key, format: "gpx", bbox: [7, 46, 8, 47], startLonLat: [7, 46], segments: 1, fixesDrawn: 10, distanceM: 1234.5, fixes: 12,
-            fixesKept: 11, images: [.init(path: "thumbs/a.png", width: 320, height: 240, scale: 1, role: "thumbnail", viewportEpsg3857: [0, 0, 1, 1])])
+            fixesKept: 11,
+            images: [.init(path: "thumbs/a.png", width: 320, height: 240, scale: 1, role: "thumbnail", viewportEpsg3857: [0, 0, 1, 1])])
         record.basemap = .init(zoom: 12, tiles: 4, tilesAbsent: 1, tilesFailed: 2, attribution: "© OSM", problems: ["HTTP 503"])
         let text = String(decoding: record.jsonBytes(), as: UTF8.self)
         #expect(text.contains(#""basemap":{"attribution":"© OSM","problems":["HTTP 503"],"tiles":4,"tiles_absent":1,"tiles_failed":2,"zoom":12}"#))
