@@ -1,7 +1,7 @@
 import BatchRun
 import FileStore
 import SnapshotRendering
-import ThumbnailCache
+import StyleFile
 
 /// `--style FILE`, `--theme light|dark` and `--color-by none|speed|elevation`, shared by `render`,
 /// `run` and `listing`.
