@@ -86,7 +86,9 @@ struct Operands<Settings> {
     static func one(_ what: String, into path: WritableKeyPath<Settings, String?>, missing: String) -> Operands {
         Operands(
             store: { settings, operand, command in
-                if let first = settings[keyPath: path] { throw UsageError(message: "\(command) takes one \(what), found '\(first)' and '\(operand)'") }
+                if let first = settings[keyPath: path] {
+                    throw UsageError(message: "\(command) takes one \(what), found '\(first)' and '\(operand)'")
+                }
                 settings[keyPath: path] = operand
             },
             check: { settings, _ in if settings[keyPath: path] == nil { throw UsageError(message: missing) } })

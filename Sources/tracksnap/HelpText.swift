@@ -80,7 +80,9 @@ enum HelpText {
     /// label reaches the column).
     private static func row(label: String, help: String) -> [String] {
         let labelled = "  " + label
-        guard labelled.count < helpColumn else { return [labelled] + wrap(help, prefix: String(repeating: " ", count: helpColumn), indent: helpColumn) }
+        guard labelled.count < helpColumn else {
+            return [labelled] + wrap(help, prefix: String(repeating: " ", count: helpColumn), indent: helpColumn)
+        }
         return wrap(help, prefix: labelled.padding(helpColumn), indent: helpColumn)
     }
 
