@@ -13,9 +13,13 @@ import TileSources
 struct BasemapChoice {
     /// `--basemap`: a source, or "none" to draw the grid whatever the style says.
     var source: String?
+    /// `--basemap-opacity`: wins over the style's opacity.
     var opacity: Double?
+    /// `--attribution`: wins over the style's and the MBTiles metadata's.
     var attribution: String?
+    /// `--tile-cache`: where URL tiles are kept.
     var tileCache: String?
+    /// `--offline`: only tiles already cached.
     var offline = false
 
     /// Whether an option that changes the images was given (`--tile-cache` and `--offline` do not).

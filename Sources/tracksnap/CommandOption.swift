@@ -14,7 +14,7 @@ struct CommandOption<Settings> {
     /// The allowed values, as the help states them (`0...3600 seconds`); nil when any value goes.
     let rangeText: String?
     /// The default as the help states it, read from the command's default settings; nil for none.
-    let defaultText: (Settings) -> String?
+    var defaultText: (Settings) -> String?
     /// Where the option appears in the usage line. Default: `.optional`.
     var role = OptionUsageRole.optional
     /// Stores the value (nil for a flag) given under `spelling`, or throws a `UsageError` naming
@@ -51,6 +51,14 @@ struct CommandOption<Settings> {
     func withRole(_ role: OptionUsageRole) -> CommandOption {
         var copy = self
         copy.role = role
+        return copy
+    }
+
+    /// This option with another default stated in the help (a command where not giving it means
+    /// something else: `listing` keeps the runs' recorded style).
+    func withDefault(_ shown: String) -> CommandOption {
+        var copy = self
+        copy.defaultText = { _ in shown }
         return copy
     }
 

@@ -1,7 +1,10 @@
 /// `tracksnap enqueue`.
 struct EnqueueRequest {
+    /// The files and folders to queue.
     var paths: [String] = []
+    /// `--jobs`: the queue.
     var jobsDirectory = "Jobs"
+    /// `--quiet`: no summary line.
     var quiet = false
     /// `--mirror`: forget the jobs of archive files that are gone.
     var mirror = false
@@ -9,7 +12,9 @@ struct EnqueueRequest {
 
 /// `tracksnap status`.
 struct StatusRequest {
+    /// `--jobs`: the queue.
     var jobsDirectory = "Jobs"
+    /// `--json`: one JSON object instead of lines.
     var json = false
 }
 
@@ -17,7 +22,9 @@ struct StatusRequest {
 struct RetryRequest {
     /// Job names (as `status` prints them); empty with `all`.
     var jobs: [String] = []
+    /// `--all`: every quarantined job.
     var all = false
+    /// `--jobs`: the queue.
     var jobsDirectory = "Jobs"
 }
 
@@ -25,6 +32,7 @@ struct RetryRequest {
 struct ForgetRequest {
     /// Job names (as `status` prints them) or archive file paths.
     var jobs: [String] = []
+    /// `--jobs`: the queue.
     var jobsDirectory = "Jobs"
 }
 

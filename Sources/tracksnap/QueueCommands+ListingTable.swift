@@ -42,8 +42,10 @@ extension QueueCommands {
         let configuration: WritableKeyPath<ListingArguments, RunConfiguration> = \.configuration
         var options = folderOptions.map { $0.lifted(configuration) }
         options += listingOptions.map { $0.lifted(configuration) }
-        options += StyleChoice.options.map { $0.lifted(\.style) }
-        options += BasemapChoice.sourceOptions.map { $0.lifted(\.basemap) }
+        // Without any of these, the listing uses the settings the runs recorded.
+        let recorded = "the runs' (OUTPUT/.tracksnap/settings)"
+        options += StyleChoice.options.map { $0.lifted(\.style).withDefault(recorded) }
+        options += BasemapChoice.sourceOptions.map { $0.lifted(\.basemap).withDefault(recorded) }
         options += [
             .flag(
                 "--override-settings", help: "list under the given style and basemap options even where they differ from the runs'",

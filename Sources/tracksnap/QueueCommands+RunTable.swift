@@ -3,8 +3,11 @@ import JobQueue
 
 /// `tracksnap run`.
 struct RunRequest {
+    /// What the supervisor and its workers run with.
     var configuration = RunConfiguration()
+    /// `--quiet`: nothing unless a job failed.
     var quiet = false
+    /// `--json`: one JSON summary.
     var json = false
 }
 
@@ -12,7 +15,9 @@ struct RunRequest {
 struct RunArguments {
     /// The request, with the options that go straight into it.
     var request = RunRequest()
+    /// `--style`, `--theme`, `--color-by`: resolved over the configuration's settings in `finishRun`.
     var style = StyleChoice()
+    /// The basemap options: resolved over the style's basemap in `finishRun`.
     var basemap = BasemapChoice()
     /// `--shard auto`: the index comes from the environment.
     var automaticShard = false
@@ -22,8 +27,11 @@ struct RunArguments {
 
 /// What `listing`'s options fill in before they are checked together.
 struct ListingArguments {
+    /// The configuration, with the options that go straight into it.
     var configuration = RunConfiguration()
+    /// `--style`, `--theme`, `--color-by`.
     var style = StyleChoice()
+    /// The basemap options.
     var basemap = BasemapChoice()
 }
 

@@ -4,9 +4,13 @@ import TileSources
 
 /// `tracksnap render` with its options.
 struct RenderRequest {
+    /// The track file.
     var input = ""
+    /// `-o`: the PNG to write.
     var output = ""
+    /// What is drawn, and the decoding limits.
     var options = RenderOptions()
+    /// `--info`: print the render's description.
     var printsInfo = false
     /// Opens `options.basemap`'s tiles (nil without a basemap).
     var basemapOpener: BasemapOpener?
@@ -18,7 +22,9 @@ struct RenderArguments {
     var request = RenderRequest()
     /// The track file.
     var input: String?
+    /// `--style`, `--theme`, `--color-by`: the style file's look under the options.
     var style = StyleChoice()
+    /// The basemap options, over the style file's basemap.
     var basemap = BasemapChoice()
     /// `--padding`: wins over the style file's padding.
     var padding: Double?
