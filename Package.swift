@@ -56,24 +56,32 @@ let package = Package(
         // Drawing a vector basemap: tiles + a style's draw rules → coverage blended into the image.
         .target(name: "VectorMap", dependencies: ["VectorTiles", "MapStyle", "MapTiles", "Raster", "MapGeometry"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
+        // The cache as plain values (keys, the store's files and locks, the listing's record): the
+        // listing reads it without linking the renderer.
+        .target(name: "ThumbnailCache", dependencies: ["FileStore", "ContentHash"]),
+        // The style file: what a run draws (`ThumbnailSettings`, its fingerprint) read from JSON.
         .target(
-            name: "ThumbnailCache", dependencies: ["JSONDocument", "SnapshotRendering", "Raster", "FileStore", "ContentHash", "MapTiles"]),
+            name: "StyleFile",
+            dependencies: ["JSONDocument", "ThumbnailCache", "SnapshotRendering", "TrackFormats", "Raster", "MapTiles", "ContentHash"]),
         .target(
             name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones"]),
         .target(
             name: "BatchRun",
-            dependencies: ["JobQueue", "ThumbnailCache", "HistoryListing", "SnapshotRendering", "FileStore", "ContentHash", "TileSources"]),
+            dependencies: [
+                "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
+                "TileSources",
+            ]),
         .target(
             name: "TrackSynthesis",
             dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG"]),
         .executableTarget(
-            name: "tracksnap", dependencies: ["SnapshotRendering", "ThumbnailCache", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles"]),
+            name: "tracksnap", dependencies: ["SnapshotRendering", "StyleFile", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles"]),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
             name: "tracksnap-dev",
             dependencies: [
-                "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "HistoryListing",
-                "TileSources", "MapTiles",
+                "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
+                "HistoryListing", "BatchRun", "TileSources", "MapTiles",
             ]),
 
         .testTarget(
@@ -86,7 +94,9 @@ let package = Package(
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapGeometry"]),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
-        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
+        .testTarget(
+            name: "StyleFileTests", dependencies: ["StyleFile", "ThumbnailCache", "SnapshotRendering", "Raster", "MapTiles", "TrackSynthesis"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "ContentHash"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
@@ -100,8 +110,8 @@ let package = Package(
         .testTarget(
             name: "TileSourcesTests",
             dependencies: [
-                "TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster", "ThumbnailCache", "FileStore",
-                "TestSupport",
+                "TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster", "ThumbnailCache", "StyleFile",
+                "BatchRun", "FileStore", "TestSupport",
             ],
             exclude: ["tile_server.py"]),
         .testTarget(

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""compare-sites.py SHARDED SINGLE: checks that a site built by a sharded run equals one built by
-a single `tracksnap run` over the same archive.
+"""compare-sites.py [--map-keys] SHARDED SINGLE: checks that a site built by a sharded run equals one
+built by a single `tracksnap run` over the same archive.
 
 Must be equal: the set of track ids; every image under thumbs/, byte for byte; every detail page;
 index.json and its parts (index/part-N.json) track by track, field by field, in the same order;
@@ -8,13 +8,23 @@ the index pages (index.html, page-N.html), site.css and the parts, byte for byte
 
 Nothing is left out: a track with no recorded time is placed by its archive file's modification
 time, which enqueue keeps on its copy, so both sites order and date it alike.
+--map-keys compares two sites whose image keys differ because the settings fingerprint's encoding
+changed (e.g. the sites of two TrackSnap versions built from the same archive): each track of the
+first site is paired with the one track of the second whose images have the same names after the
+key and the same bytes; the first site's keys are then renamed (file names and every reference in
+pages and index.json) in a temporary copy, and that copy must equal the second site byte for byte
+as above. A track with no partner, or with two, is a difference.
 Exit 0 when equal; 1 with the differences listed.
 """
 import hashlib
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
+
+KEY = re.compile(r"[0-9a-f]{64}")
 
 
 def files(root, sub):
@@ -40,6 +50,65 @@ def cards(root):
         if name == "index.html" or re.fullmatch(r"page-\d+\.html", name):
             found += re.findall(r'href="tracks/([0-9a-f]{64})\.html"', open(os.path.join(root, name)).read())
     return sorted(found)
+
+
+def image_sets(root):
+    """Each key's images as a sorted tuple of (name after the key, SHA-256 of the bytes)."""
+    found = {}
+    for name, digest in files(root, "thumbs").items():
+        match = re.fullmatch(r"([0-9a-f]{64})(.*\.png)", name)
+        if match:
+            found.setdefault(match.group(1), []).append((match.group(2), digest))
+    return {key: tuple(sorted(images)) for key, images in found.items()}
+
+
+def key_map(first, second):
+    """Pairs each key of `first` with the key of `second` whose images are the same; problems."""
+    by_images = {}
+    for key, images in image_sets(second).items():
+        by_images.setdefault(images, []).append(key)
+    mapping, problems = {}, []
+    for key, images in sorted(image_sets(first).items()):
+        partners = by_images.get(images, [])
+        if len(partners) != 1:
+            problems.append(f"key {key[:12]}: {len(partners)} tracks of the second site have its images")
+        else:
+            mapping[key] = partners[0]
+    if len(set(mapping.values())) != len(mapping):
+        problems.append("two keys of the first site map to one of the second")
+    return mapping, problems
+
+
+def rekeyed_copy(root, mapping, destination):
+    """The site's public files (no dot folders) with every mapped key renamed, in names and text."""
+    rename = lambda text: KEY.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+        relative = os.path.relpath(folder, root)
+        os.makedirs(os.path.join(destination, rename(relative)), exist_ok=True)
+        for name in names:
+            if name.startswith("."):
+                continue
+            source = os.path.join(folder, name)
+            target = os.path.join(destination, rename(relative), rename(name))
+            if name.endswith((".html", ".json", ".css")):
+                text = open(source, encoding="utf-8").read()
+                with open(target, "w", encoding="utf-8") as out:
+                    out.write(rename(text))
+            else:
+                shutil.copyfile(source, target)
+
+
+def main_mapping_keys(first, second):
+    mapping, problems = key_map(first, second)
+    for p in problems:
+        print("compare-sites:", p, file=sys.stderr)
+    if problems:
+        return 1
+    print(f"compare-sites: {len(mapping)} keys paired by their images' bytes", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="compare-sites-") as copy:
+        rekeyed_copy(first, mapping, copy)
+        return main(copy, second)
 
 
 def main(sharded, single):
@@ -87,7 +156,11 @@ def main(sharded, single):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        print("usage: compare-sites.py SHARDED_OUTPUT SINGLE_OUTPUT", file=sys.stderr)
+    arguments = sys.argv[1:]
+    mapping_keys = arguments[:1] == ["--map-keys"]
+    if mapping_keys:
+        arguments = arguments[1:]
+    if len(arguments) != 2:
+        print("usage: compare-sites.py [--map-keys] SHARDED_OUTPUT SINGLE_OUTPUT", file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main_mapping_keys(*arguments) if mapping_keys else main(*arguments))

@@ -1,5 +1,6 @@
 import ContentHash
 import FileStore
+import StyleFile
 import ThumbnailCache
 import TileSources
 import TrackFormats
@@ -24,10 +25,10 @@ public struct RecordedSettings: Sendable, Equatable {
         return RecordedSettings(fingerprint: fingerprint, lines: text.split(separator: "\n").map(String.init))
     }
 
-    /// Writes the description of `store`'s settings when it is missing or different (the stamp
-    /// itself is written by the run once the re-queueing it implies is done).
-    public static func recordDescription(of store: ThumbnailStore) throws(FileError) {
-        let bytes = Array((describe(store.settings).joined(separator: "\n") + "\n").utf8)
+    /// Writes the description of `settings` (those `store` is keyed by) when it is missing or
+    /// different (the stamp itself is written by the run once the re-queueing it implies is done).
+    public static func recordDescription(of settings: ThumbnailSettings, in store: ThumbnailStore) throws(FileError) {
+        let bytes = Array((describe(settings).joined(separator: "\n") + "\n").utf8)
         if (try? FileStore.readFile(descriptionPath(store), maximumBytes: 1 << 22)) == bytes { return }
         try FileStore.writeAtomically(bytes, to: descriptionPath(store))
     }

@@ -1,8 +1,9 @@
 import FileStore
 import HistoryListing
 import JobQueue
-import TileSources
+import StyleFile
 import ThumbnailCache
+import TileSources
 import TrackFormats
 
 /// Everything `tracksnap run` needs. Plain values; every default is here.
@@ -131,16 +132,23 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
         return opener
     }
 
-    /// The store this configuration names. A basemap without a content stamp gets one taken now
-    /// (`stampingBasemap`), so every caller keys images by what the source holds.
-    public func makeStore() -> ThumbnailStore {
+    /// The settings images are keyed and drawn with: `settings` with the memory ceiling, and a
+    /// basemap without a content stamp gets one taken now (`stampingBasemap`), so every caller
+    /// keys images by what the source holds.
+    public func renderSettings() -> ThumbnailSettings {
         var settings = settings
         if let basemap = settings.options.basemap, basemap.contentStamp.isEmpty {
             settings = stampingBasemap().settings
         }
         settings.options.limits.maximumMemoryBytes = memoryLimitBytes
-        return ThumbnailStore(root: outputDirectory, settings: settings)
+        return settings
     }
+
+    /// The renderer (and its store) this configuration names, with `renderSettings()`.
+    public func makeRenderer() -> ThumbnailRenderer { ThumbnailRenderer(root: outputDirectory, settings: renderSettings()) }
+
+    /// The store this configuration names, keyed by `renderSettings()`.
+    public func makeStore() -> ThumbnailStore { ThumbnailStore(root: outputDirectory, settings: renderSettings()) }
 
     /// This configuration with the basemap's content stamp taken now (`BasemapOpener.contentStamp`),
     /// so a replaced MBTiles file or tile folder changes the cache key. A run takes it as it

@@ -39,7 +39,8 @@ public struct RunOutcome: Sendable {
 public final class Supervisor {
     private let configuration: RunConfiguration
     private let queue: JobQueue
-    private let store: ThumbnailStore
+    private let renderer: ThumbnailRenderer
+    private var store: ThumbnailStore { renderer.store }
     private let listing: ListingBuilder
     private let reporter: ProgressReporter
     private let executable: String
@@ -69,7 +70,7 @@ public final class Supervisor {
         let configuration = configuration.stampingBasemap()
         self.configuration = configuration
         queue = configuration.makeQueue()
-        store = configuration.makeStore()
+        renderer = configuration.makeRenderer()
         listing = configuration.makeListing()
         reporter = ProgressReporter(mode: progress)
         self.executable = executable
@@ -164,7 +165,7 @@ public final class Supervisor {
     /// The stamp is written after the moves, so a run killed half-way finishes the job next time.
     private func requeueIfSettingsChanged() throws(FileError) {
         // What the settings are, in words, beside their fingerprint: a listing names what differs.
-        try RecordedSettings.recordDescription(of: store)
+        try RecordedSettings.recordDescription(of: renderer.settings, in: store)
         let stamp = store.fingerprint.hex
         let previous = (try? FileStore.readFile(store.settingsStampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
         guard previous != stamp else { return }

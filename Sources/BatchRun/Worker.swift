@@ -36,12 +36,12 @@ public enum Worker {
         if hooks.crashesAtStart { abort() }
         var queue = configuration.makeQueue()
         queue.version = configuration.version
-        let store = configuration.makeStore()
+        let renderer = configuration.makeRenderer()
         // Canvas, mask and encoder buffers reused for every image this worker draws.
         let scratch = RenderScratch()
         // The basemap's tiles, decoded once per worker and kept (bounded) across tracks.
         var tiles: BasemapTiles?
-        if let basemap = store.settings.options.basemap {
+        if let basemap = renderer.settings.options.basemap {
             do {
                 tiles = try configuration.makeBasemapOpener().open(basemap) { StandardError.write("tracksnap: \($0)\n") }
             } catch {
@@ -93,7 +93,7 @@ public enum Worker {
                 }
                 send(.claimed(job: claim.name, attempt: claim.attempt))
                 hooks.claimed(claim.name)
-                let outcome = process(claim, queue: queue, store: store, scratch: scratch, tiles: tiles, publisher: publisher)
+                let outcome = process(claim, queue: queue, renderer: renderer, scratch: scratch, tiles: tiles, publisher: publisher)
                 if case .stopRun(let message) = outcome { return stop(message, environmental: true, publisher: publisher) }
             }
         }
@@ -108,9 +108,10 @@ public enum Worker {
     }
 
     private static func process(
-        _ claim: Claim, queue: JobQueue, store: ThumbnailStore, scratch: RenderScratch, tiles: BasemapTiles?, publisher: Publisher
+        _ claim: Claim, queue: JobQueue, renderer: ThumbnailRenderer, scratch: RenderScratch, tiles: BasemapTiles?, publisher: Publisher
     ) -> Outcome {
-        let limits = store.settings.options.limits
+        let store = renderer.store
+        let limits = renderer.settings.options.limits
         do throws(FileError) {
             let bytes: [UInt8]
             do {
@@ -134,7 +135,7 @@ public enum Worker {
                 if !store.isComplete(key) {
                     let result: (pngs: [[UInt8]], record: TrackRecord)
                     do throws(SnapshotError) {
-                        result = try store.render(trackBytes: bytes, fileName: claim.name, key: key, scratch: scratch, tiles: tiles)
+                        result = try renderer.render(trackBytes: bytes, fileName: claim.name, key: key, scratch: scratch, tiles: tiles)
                     } catch {
                         lock.release()
                         if error.isInvalidInput {

@@ -40,48 +40,36 @@ public struct GridSpacing: Sendable, Equatable {
     }
 }
 
-/// Paints the paper colour and the anti-aliased grid for a viewport.
+/// Paints the paper colour and the grid for a viewport into any target (`Blitter`). Lines are
+/// snapped to whole pixels, so a pixel is one of four shades (paper, minor line, major line, both)
+/// and the image has at most four kinds of row (no horizontal line, minor, major, both): each
+/// kind is made once (`Blitter.solidRow`) and copied into its rows. Every pixel is written, so a
+/// reused canvas keeps nothing of the previous image.
 public enum GridPainter {
-    /// Fills `canvas` with the background for `viewport`. `latitudeDegrees` (the view's centre)
+    /// Paints the background for `viewport` into `target`. `latitudeDegrees` (the view's centre)
     /// converts ground metres to Mercator metres; `scale` is device pixels per point.
     /// Returns the spacing used.
     @discardableResult
-    public static func paint(_ canvas: inout Canvas, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double) -> GridSpacing {
-        let width = canvas.width, height = canvas.height
+    public static func paint<Target: Blitter>(
+        _ target: inout Target, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double
+    ) -> GridSpacing {
+        let width = target.width, height = target.height
         let (spacing, columns, rows) = profiles(
             width: width, height: height, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
-        func shade(_ minor: Float, _ major: Float) -> (UInt8, UInt8, UInt8) {
-            let color = GridPainter.shade(style, minor: minor, major: major)
-            return (color.red, color.green, color.blue)
+        let shades = (0..<4).map { kind in shade(style, minor: kind & minorLine == 0 ? 0 : 1, major: kind & majorLine == 0 ? 0 : 1) }
+        // Kinds of row in the order they first appear, the plain one first (a palette numbers its
+        // colours in this order, and the PNG's bytes follow).
+        var rowsByKind = [Target.SolidRow?](repeating: nil, count: 4)
+        for kind in [0] + rows.map(Int.init) where rowsByKind[kind] == nil {
+            rowsByKind[kind] = target.solidRow(columns.map { shades[Int($0) | kind] })
+            if target.ranOutOfColors { return spacing }
         }
-        // Most rows only cross vertical lines: compute that row once and copy it.
-        var template = [UInt8](repeating: 255, count: width * 4)
-        for x in 0..<width {
-            let (r, g, b) = shade(columns.minor[x], columns.major[x])
-            template[x * 4] = r
-            template[x * 4 + 1] = g
-            template[x * 4 + 2] = b
-        }
-        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
-            for y in 0..<height {
-                let rowBase = y * width * 4
-                if rows.minor[y] == 0, rows.major[y] == 0 {
-                    template.withUnsafeBufferPointer { source in
-                        (pixels.baseAddress! + rowBase).update(from: source.baseAddress!, count: width * 4)
-                    }
-                    continue
-                }
-                for x in 0..<width {
-                    let (r, g, b) = shade(max(columns.minor[x], rows.minor[y]), max(columns.major[x], rows.major[y]))
-                    pixels[rowBase + x * 4] = r
-                    pixels[rowBase + x * 4 + 1] = g
-                    pixels[rowBase + x * 4 + 2] = b
-                    pixels[rowBase + x * 4 + 3] = 255
-                }
-            }
-        }
+        for y in 0..<height { target.copy(rowsByKind[Int(rows[y])]!, toRow: y) }
         return spacing
     }
+
+    /// Bits of a pixel's (or a row's, or a column's) kind: which lines cross it.
+    static let minorLine = 1, majorLine = 2
 
     /// The paper with minor and major line coverage (0...1) blended over it. A major line hides
     /// the minor one it crosses (one colour fewer where a route's edge passes a crossing).
@@ -96,11 +84,11 @@ public enum GridPainter {
         return RGBAColor(red: UInt8(r.rounded()), green: UInt8(g.rounded()), blue: UInt8(b.rounded()))
     }
 
-    /// The grid's spacing and its line coverage across the columns and the rows (the grid is
-    /// separable: a pixel is covered by the stronger of its column's and its row's lines).
+    /// The grid's spacing and the lines crossing each column and each row (`minorLine`,
+    /// `majorLine` bits; the grid is separable: a pixel is crossed by its column's and its row's).
     static func profiles(
         width: Int, height: Int, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double
-    ) -> (spacing: GridSpacing, columns: (minor: [Float], major: [Float]), rows: (minor: [Float], major: [Float])) {
+    ) -> (spacing: GridSpacing, columns: [UInt8], rows: [UInt8]) {
         let mercatorPerGround = WebMercator.scaleFactor(atLatitudeDegrees: latitudeDegrees)
         let pixelsPerMercator = 1 / viewport.metersPerPixel
         let groundPerPixel = viewport.metersPerPixel / mercatorPerGround
@@ -109,7 +97,7 @@ public enum GridPainter {
         let minorStep = spacing.minorMeters * mercatorPerGround
         let ratio = Int((spacing.majorMeters / spacing.minorMeters).rounded())
         let rect = viewport.mapRect
-        // Without lines (width 0) both profiles stay empty: every row is the plain-paper template.
+        // Without lines (width 0) both profiles stay empty: every row is plain paper.
         let columns = linesProfile(
             count: width, lowMercator: rect.minX, highMercator: rect.maxX, step: minorStep, majorEvery: ratio,
             lineWidth: style.drawsLines ? lineWidth : 0, pixel: { ($0 - rect.minX) * pixelsPerMercator })
@@ -119,14 +107,14 @@ public enum GridPainter {
         return (spacing, columns, rows)
     }
 
-    /// Coverage of minor and major lines across one axis: lines sit at multiples of `step` Mercator
-    /// metres, every `majorEvery`-th one major; `pixel` maps a Mercator coordinate to this axis.
+    /// The lines across one axis: they sit at multiples of `step` Mercator metres, every
+    /// `majorEvery`-th one major; `pixel` maps a Mercator coordinate to this axis.
     private static func linesProfile(
         count: Int, lowMercator: Double, highMercator: Double, step: Double, majorEvery: Int,
         lineWidth: Double, pixel: (Double) -> Double
-    ) -> (minor: [Float], major: [Float]) {
-        var minor = [Float](repeating: 0, count: count), major = [Float](repeating: 0, count: count)
-        guard lineWidth > 0 else { return (minor, major) }
+    ) -> [UInt8] {
+        var kinds = [UInt8](repeating: 0, count: count)
+        guard lineWidth > 0 else { return kinds }
         // Lines are snapped to whole pixels (a 1-point line is 1 px at @1x, 2 px at @2x): crisp
         // hairlines, and a background of four colours (paper, minor, major, both), which keeps a
         // route with its casing and markers within a 256-colour palette. A line moves by at most
@@ -138,11 +126,9 @@ public enum GridPainter {
             let start = Int((pixel(Double(k) * step) - Double(pixels) / 2).rounded())
             let lo = max(0, start), hi = min(count - 1, start + pixels - 1)
             if lo > hi { continue }
-            let isMajor = k % majorEvery == 0
-            for index in lo...hi {
-                if isMajor { major[index] = 1 } else { minor[index] = 1 }
-            }
+            let line = UInt8(k % majorEvery == 0 ? majorLine : minorLine)
+            for index in lo...hi { kinds[index] |= line }
         }
-        return (minor, major)
+        return kinds
     }
 }

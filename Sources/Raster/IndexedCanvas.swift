@@ -4,7 +4,8 @@
 ///
 /// The storage is kept when the canvas is reset to another size, so a worker drawing many images
 /// allocates (and page-faults) its largest image once. Only the first `width * height` indices
-/// are the image; everything drawn writes every one of them first (`IndexedGridPainter`).
+/// are the image; every scene writes every one of them first (`GridPainter`). Drawn through
+/// `Blitter` (`IndexedCanvas+Blitter.swift`).
 public struct IndexedCanvas: Sendable {
     /// Width in pixels.
     public private(set) var width = 0
@@ -15,6 +16,8 @@ public struct IndexedCanvas: Sendable {
     public var indices: [UInt8] = []
     /// The colours.
     public var palette = CanvasPalette()
+    /// Whether a write found the palette full (see `Blitter.ranOutOfColors`); cleared by `reset`.
+    public internal(set) var ranOutOfColors = false
 
     /// An empty canvas; call `reset` before drawing.
     public init() {}
@@ -29,6 +32,7 @@ public struct IndexedCanvas: Sendable {
             indices = [UInt8](repeating: 0, count: width * height)
         }
         palette.removeAll()
+        ranOutOfColors = false
     }
 
     /// The palette index of an opaque colour, adding it when new; nil when the palette is full.

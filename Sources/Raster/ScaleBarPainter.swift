@@ -38,19 +38,20 @@ public enum ScaleBarPainter {
         return (meters, label)
     }
 
-    /// The bar drawn on an RGBA canvas; returns its label, or nil when nothing fitted.
+    /// The bar drawn into `target` (its halo, then its ink); returns its label, or nil when
+    /// nothing fitted.
     @discardableResult
-    public static func paint(_ canvas: inout Canvas, groundMetersPerPixel: Double, style: ScaleBarStyle) -> String? {
-        guard let bar = masks(width: canvas.width, height: canvas.height, groundMetersPerPixel: groundMetersPerPixel, style: style)
+    public static func paint<Target: Blitter>(_ target: inout Target, groundMetersPerPixel: Double, style: ScaleBarStyle) -> String? {
+        guard let bar = masks(width: target.width, height: target.height, groundMetersPerPixel: groundMetersPerPixel, style: style)
         else { return nil }
-        Compositor.fill(&canvas, mask: bar.halo, color: style.haloColor)
-        Compositor.fill(&canvas, mask: bar.ink, color: style.color)
+        target.blend(bar.halo, color: style.haloColor)
+        target.blend(bar.ink, color: style.color)
         return bar.label
     }
 
     /// The bar and its label as two masks placed on a `width`×`height` image (just around the
     /// bar): the halo, to blend first with `style.haloColor`, and the ink, with `style.color`.
-    /// Nil when nothing fits. Any canvas kind can composite them (RGBA or palette).
+    /// Nil when nothing fits.
     public static func masks(
         width: Int, height: Int, groundMetersPerPixel: Double, style: ScaleBarStyle
     ) -> (halo: CoverageMask, ink: CoverageMask, label: String)? {

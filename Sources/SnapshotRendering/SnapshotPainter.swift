@@ -1,131 +1,31 @@
-import MapGeometry
 import MapTiles
 import Raster
 
-/// Draws the layers of a snapshot in order: paper and grid, casing, route, markers, scale bar.
+/// The two backends a `SnapshotScene` is drawn with, and the rule between them: a scene that
+/// suits a palette (`SnapshotScene.suitsPalette`, decided before drawing) is drawn straight into
+/// 8-bit palette indices; any other scene, or one whose colours overflow the palette, in RGBA.
 enum SnapshotPainter {
-    /// `bands`, when given, holds the band of each polyline (colour by speed or elevation).
-    /// `basemap`, when given, is drawn over the grid (which shows where tiles are missing) and
-    /// under the route; what it came to goes into `report`.
-    static func paint(
-        polylines: [[PixelPoint]], bands: [Int]? = nil, frame: FramePlan, options: RenderOptions,
-        basemap: (settings: BasemapSettings, tiles: any TileProvider)? = nil, report: inout BasemapReport?
-    ) -> Canvas {
-        let style = options.style
-        let width = frame.viewport.widthPixels, height = frame.viewport.heightPixels
-        var canvas = Canvas(width: width, height: height, fill: style.grid.paper)
-        GridPainter.paint(&canvas, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style.grid, scale: options.scale)
-        var attribution: String?
-        if let basemap {
-            var drawn = TileResampler.draw(into: &canvas, viewport: frame.viewport, provider: basemap.tiles, settings: basemap.settings)
-            if drawn.tiles > 0 { attribution = basemap.settings.attribution(over: basemap.tiles.sourceDescription) }
-            drawn.attribution = attribution
-            report = drawn
+    /// Draws `scene` into `scratch.canvas` as palette indices. Returns false when the scene does
+    /// not suit a palette or has more than 256 colours even with coarse merging; draw it with
+    /// `paintRGBA` then.
+    static func paintPalette(_ scene: SnapshotScene, scratch: RenderScratch) -> Bool {
+        guard scene.suitsPalette else { return false }
+        // A second attempt with coarser colour merging before giving up on the palette.
+        for coarse in [false, true] {
+            scratch.canvas.reset(width: scene.frame.viewport.widthPixels, height: scene.frame.viewport.heightPixels)
+            scratch.canvas.palette.coarse = coarse
+            var unused: BasemapReport?
+            if scene.draw(into: &scratch.canvas, scratch: scratch, report: &unused) { return true }
         }
+        return false
+    }
 
-        if let bands {
-            paintBanded(&canvas, polylines: polylines, bands: bands, frame: frame, style: style)
-        } else {
-            var route = CoverageMask(width: width, height: height)
-            if style.drawsCasing {
-                var casing = CoverageMask(width: width, height: height)
-                StrokeRasterizer.stroke(
-                    polylines, radiusPixels: frame.strokeWidthPixels / 2, into: &route,
-                    casingRadiusPixels: frame.casingWidthPixels / 2, casing: &casing)
-                Compositor.fill(&canvas, mask: casing, color: style.casingColor)
-            } else {
-                StrokeRasterizer.stroke(polylines, radiusPixels: frame.strokeWidthPixels / 2, into: &route)
-            }
-            Compositor.fill(&canvas, mask: route, color: style.routeColor)
-        }
-
-        if style.drawsMarkers, let first = polylines.first?.first, let last = polylines.last?.last {
-            // End first, so on a loop the start marker stays visible on top.
-            for (point, color) in [(last, style.endMarkerColor), (first, style.startMarkerColor)] {
-                marker(&canvas, at: point, frame: frame, options: options, fill: color)
-            }
-        }
-        if style.drawsScaleBar {
-            ScaleBarPainter.paint(&canvas, groundMetersPerPixel: groundMetersPerPixel(frame), style: scaleBarStyle(options))
-        }
-        if let attribution {
-            // The scale bar's margin (6 pt) in the opposite corner: the two labels frame the map alike.
-            let look = scaleBarStyle(options)
-            if let label = TextLabelPainter.masks(
-                text: attribution, width: width, height: height, dotPixels: look.dotPixels, marginPixels: look.marginPixels)
-            {
-                Compositor.fill(&canvas, mask: label.halo, color: style.scaleBarHaloColor)
-                Compositor.fill(&canvas, mask: label.ink, color: style.scaleBarColor)
-            } else {
-                let earlier = report?.problems ?? []
-                report?.problems = earlier + ["the attribution does not fit on a \(width)x\(height) image; show it beside the image"]
-            }
-        }
+    /// Draws `scene` as an RGBA image; what its basemap came to goes into `report`.
+    static func paintRGBA(_ scene: SnapshotScene, scratch: RenderScratch, report: inout BasemapReport?) -> Canvas {
+        let viewport = scene.frame.viewport
+        var canvas = Canvas(width: viewport.widthPixels, height: viewport.heightPixels, fill: scene.options.style.grid.paper)
+        // An RGBA canvas never runs out of colours: every layer is drawn.
+        _ = scene.draw(into: &canvas, scratch: scratch, report: &report)
         return canvas
-    }
-
-    /// One union per band, painted opaque into a layer that is blended once with the route's
-    /// opacity (see `LayerCompositor`); the casing is the union of the whole route.
-    private static func paintBanded(_ canvas: inout Canvas, polylines: [[PixelPoint]], bands: [Int], frame: FramePlan, style: SnapshotStyle) {
-        let width = canvas.width, height = canvas.height
-        if style.drawsCasing {
-            var casing = CoverageMask(width: width, height: height)
-            StrokeRasterizer.stroke(polylines, radiusPixels: frame.casingWidthPixels / 2, into: &casing)
-            Compositor.fill(&canvas, mask: casing, color: style.casingColor)
-        }
-        var layer = LayerCompositor.emptyLayer(like: canvas)
-        var mask = CoverageMask(width: width, height: height)
-        var touched = (minX: width, minY: height, maxX: -1, maxY: -1)
-        for band in Set(bands).sorted() {
-            mask.clear()
-            let members = zip(polylines, bands).filter { $0.1 == band }.map(\.0)
-            StrokeRasterizer.stroke(members, radiusPixels: frame.strokeWidthPixels / 2, into: &mask)
-            guard !mask.isEmpty else { continue }
-            touched = (min(touched.minX, mask.minX), min(touched.minY, mask.minY), max(touched.maxX, mask.maxX), max(touched.maxY, mask.maxY))
-            LayerCompositor.paint(&layer, mask: mask, color: style.bandColors[band % style.bandColors.count])
-        }
-        LayerCompositor.blend(
-            &canvas, layer: layer, opacity: style.routeColor.alpha, minX: touched.minX, minY: touched.minY, maxX: touched.maxX,
-            maxY: touched.maxY)
-    }
-
-    /// Ground metres per pixel at the view's centre latitude (for the scale bar).
-    static func groundMetersPerPixel(_ frame: FramePlan) -> Double {
-        frame.viewport.metersPerPixel / WebMercator.scaleFactor(atLatitudeDegrees: frame.latitudeDegrees)
-    }
-
-    /// The scale bar's look for an image: dots of one point on thumbnails and two on large
-    /// images, so the label reads at both.
-    static func scaleBarStyle(_ options: RenderOptions) -> ScaleBarStyle {
-        let dotPoints = options.widthPoints >= 640 ? 2.0 : 1.0
-        return ScaleBarStyle(
-            color: options.style.scaleBarColor, haloColor: options.style.scaleBarHaloColor,
-            dotPixels: Int((dotPoints * options.scale).rounded()), marginPixels: Int((6 * options.scale).rounded()))
-    }
-
-    /// A start or end marker: a ring and a filled disc.
-    static func marker(_ canvas: inout Canvas, at point: PixelPoint, frame: FramePlan, options: RenderOptions, fill: RGBAColor) {
-        for (mask, color) in markerDiscs(at: point, frame: frame, options: options, fill: fill, width: canvas.width, height: canvas.height) {
-            Compositor.fill(&canvas, mask: mask, color: color)
-        }
-    }
-
-    /// The ring and then the fill of a marker, each as a mask just around its disc (a
-    /// canvas-sized one would be mostly zeroing), with its colour.
-    static func markerDiscs(at point: PixelPoint, frame: FramePlan, options: RenderOptions, fill: RGBAColor, width: Int, height: Int) -> [(
-        CoverageMask, RGBAColor
-    )] {
-        let radius = frame.markerRadiusPixels, ringWidth = max(1, 1.5 * options.scale)
-        var discs: [(CoverageMask, RGBAColor)] = []
-        for (discRadius, color) in [(radius, options.style.markerRingColor), (max(0.5, radius - ringWidth), fill)] {
-            let reach = discRadius + 1
-            let minX = max(0, Int((point.x - reach).rounded(.down))), maxX = min(width - 1, Int((point.x + reach).rounded(.up)))
-            let minY = max(0, Int((point.y - reach).rounded(.down))), maxY = min(height - 1, Int((point.y + reach).rounded(.up)))
-            guard minX <= maxX, minY <= maxY else { break }
-            var mask = CoverageMask(width: maxX - minX + 1, height: maxY - minY + 1, originX: minX, originY: minY)
-            StrokeRasterizer.stroke([[point]], radiusPixels: discRadius, into: &mask)
-            discs.append((mask, color))
-        }
-        return discs
     }
 }

@@ -146,20 +146,16 @@ public enum SnapshotRenderer {
             let png: [UInt8]
             var basemapReport: BasemapReport?
             do {
-                // A map background has far more than 256 colours: straight to RGBA.
-                let palette =
-                    options.png.layout == .automatic && bands == nil && options.basemap == nil
-                    && SnapshotPainter.paintIndexed(polylines: polylines, frame: frame, options: options, scratch: scratch)
+                let basemap = options.basemap.flatMap { settings in tiles.map { (settings: settings, tiles: $0) } }
+                let scene = SnapshotScene(polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options, basemap: basemap)
+                let palette = options.png.layout == .automatic && SnapshotPainter.paintPalette(scene, scratch: scratch)
                 timings.raster = clock.lap()
                 if palette {
                     png = try scratch.encoder.encode(scratch.canvas)
                 } else {
-                    let basemap = options.basemap.flatMap { settings in tiles.map { (settings, $0) } }
                     // Each image gets its own time for tiles (a hanging tile server costs bounded time).
-                    basemap?.1.beginImage()
-                    let canvas = SnapshotPainter.paint(
-                        polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options, basemap: basemap,
-                        report: &basemapReport)
+                    basemap?.tiles.beginImage()
+                    let canvas = SnapshotPainter.paintRGBA(scene, scratch: scratch, report: &basemapReport)
                     timings.raster += clock.lap()
                     png = try PNGEncoder.encode(canvas, settings: options.png)
                 }

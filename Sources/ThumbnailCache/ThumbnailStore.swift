@@ -1,7 +1,5 @@
 import ContentHash
 import FileStore
-import MapTiles
-import SnapshotRendering
 
 /// The published thumbnails and their records under `Output/`:
 ///
@@ -16,16 +14,17 @@ import SnapshotRendering
 public struct ThumbnailStore: Sendable {
     /// The output folder.
     public let root: String
-    /// What is rendered.
-    public let settings: ThumbnailSettings
-    /// `settings.fingerprint`, computed once.
+    /// The images published for every key, thumbnails first (they name the files).
+    public let images: [ImageSpec]
+    /// The fingerprint of the settings the images are drawn with (`ThumbnailSettings.fingerprint`):
+    /// with a track's content hash, it makes the key.
     public let fingerprint: SHA256Digest
 
-    /// A store in `root` for `settings`.
-    public init(root: String, settings: ThumbnailSettings) {
+    /// A store in `root` for images drawn under settings with `fingerprint`.
+    public init(root: String, images: [ImageSpec], fingerprint: SHA256Digest) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
-        self.settings = settings
-        fingerprint = settings.fingerprint
+        self.images = images
+        self.fingerprint = fingerprint
     }
 
     /// Folder of the images.
@@ -83,35 +82,7 @@ public struct ThumbnailStore: Sendable {
 
     /// The image paths (relative to `root`) of a key, in the settings' order.
     public func imagePaths(_ key: CacheKey) -> [String] {
-        settings.images.map { "thumbs/" + key.hex + $0.fileSuffix(primary: settings.images[0]) + ".png" }
-    }
-
-    /// Renders every image of a track (pure: no files). Decodes, cleans and simplifies once;
-    /// `scratch` lends buffers kept from the previous track (one per thread).
-    /// `tiles` provides the basemap when the settings have one.
-    public func render(
-        trackBytes: [UInt8], fileName: String, key: CacheKey, scratch: RenderScratch? = nil, tiles: (any TileProvider)? = nil
-    ) throws(SnapshotError) -> (pngs: [[UInt8]], record: TrackRecord) {
-        let track = try SnapshotRenderer.decode(trackBytes: trackBytes, fileName: fileName, options: settings.options)
-        // One time for tiles across all the track's images, however many the style has.
-        tiles?.beginTrack()
-        let snapshots = try SnapshotRenderer.render(
-            track: track, images: settings.images.map(settings.options(for:)), scratch: scratch, tiles: tiles)
-        var pngs: [[UInt8]] = []
-        var images: [TrackRecord.Image] = []
-        var firstInfo: RenderInfo?
-        for ((image, path), snapshot) in zip(zip(settings.images, imagePaths(key)), snapshots) {
-            pngs.append(snapshot.png)
-            images.append(
-                TrackRecord.Image(
-                    path: path, width: snapshot.info.width, height: snapshot.info.height, scale: image.scale, role: image.role.rawValue,
-                    viewportEpsg3857: snapshot.info.viewportEpsg3857))
-            if firstInfo == nil { firstInfo = snapshot.info }
-        }
-        var record = TrackRecord(key: key, info: firstInfo!, images: images)
-        record.basemap = BasemapReport.combined(snapshots.compactMap(\.info.basemap))
-        record.incomplete = record.basemap?.failureCause
-        return (pngs, record)
+        images.map { "thumbs/" + key.hex + $0.fileSuffix(primary: images[0]) + ".png" }
     }
 
     /// Publishes a render: each image atomically (temporary, fsync, rename, directory fsync), then
@@ -137,5 +108,4 @@ public struct ThumbnailStore: Sendable {
     public func acquireRenderLock(_ key: CacheKey) throws(FileError) -> ExclusiveLock {
         try ExclusiveLock.acquire(locksDirectory + "/" + String(key.hex.prefix(2)))
     }
-
 }

@@ -1,6 +1,4 @@
 import FoundationEssentials
-import MapTiles
-import SnapshotRendering
 
 /// What the listing knows about one rendered track: written once per cache key, after its
 /// images, as `Output/.tracksnap/records/<key>.json`. Field names are index.json's keys.
@@ -23,6 +21,49 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         enum CodingKeys: String, CodingKey {
             case path, width, height, scale, role
             case viewportEpsg3857 = "viewport_epsg3857"
+        }
+
+        /// An image entry.
+        public init(path: String, width: Int, height: Int, scale: Double, role: String, viewportEpsg3857: [Double]) {
+            self.path = path
+            self.width = width
+            self.height = height
+            self.scale = scale
+            self.role = role
+            self.viewportEpsg3857 = viewportEpsg3857
+        }
+    }
+
+    /// What the basemap came to (the renderer's `BasemapReport`, as plain values: the listing
+    /// reads records without linking the renderer). Field names are index.json's keys.
+    public struct Basemap: Sendable, Equatable, Codable {
+        /// The zoom level of the tiles drawn; nil when none could be.
+        public var zoom: Int?
+        /// Tiles drawn.
+        public var tiles: Int
+        /// Tiles the source does not have there (its coverage ends).
+        public var tilesAbsent: Int
+        /// Tiles that could not be had (`problems` says why).
+        public var tilesFailed: Int
+        /// The attribution drawn, if any.
+        public var attribution: String?
+        /// Why tiles failed or nothing was drawn, one line each (at most 5).
+        public var problems: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case zoom, tiles, attribution, problems
+            case tilesAbsent = "tiles_absent"
+            case tilesFailed = "tiles_failed"
+        }
+
+        /// A basemap summary.
+        public init(zoom: Int?, tiles: Int, tilesAbsent: Int, tilesFailed: Int, attribution: String?, problems: [String]?) {
+            self.zoom = zoom
+            self.tiles = tiles
+            self.tilesAbsent = tilesAbsent
+            self.tilesFailed = tilesFailed
+            self.attribution = attribution
+            self.problems = problems
         }
     }
 
@@ -66,7 +107,7 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var images: [Image]
     /// What the basemap came to over all images (tiles summed, the first image's zoom, the
     /// attribution); nil on the grid.
-    public var basemap: BasemapReport?
+    public var basemap: Basemap?
     /// Set when map tiles that exist could not be had (`basemap.tiles_failed`: offline, a
     /// locked file, a server outage, an unreadable tile): why, in a few words. The images are
     /// published (still useful) but not reused from the cache; the next run draws them again.
@@ -88,26 +129,20 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         case fixesKept = "fixes_kept"
     }
 
-    /// A record from a render's info and image paths.
-    public init(key: CacheKey, info: RenderInfo, images: [Image]) {
+    /// A record of the fields every render has; the optional ones are set after.
+    public init(
+        key: CacheKey, format: String, bbox: [Double], startLonLat: [Double], segments: Int, fixesDrawn: Int, distanceM: Double, fixes: Int,
+        fixesKept: Int, images: [Image]
+    ) {
         id = key.hex
-        name = info.name
-        format = info.format
-        activity = info.activity
-        utcOffsetRecordedS = info.utcOffsetRecordedS
-        startTime = info.startTime
-        endTime = info.endTime
-        movingTimeS = info.movingTimeS
-        movingDistanceM = info.movingDistanceM
-        bbox = info.bbox
-        startLonLat = info.startLonLat
-        segments = info.segments
-        fixesDrawn = info.verticesDrawn
-        distanceM = info.distanceM
-        durationS = info.durationS
-        elevationGainM = info.elevationGainM
-        fixes = info.fixes
-        fixesKept = info.fixesKept
+        self.format = format
+        self.bbox = bbox
+        self.startLonLat = startLonLat
+        self.segments = segments
+        self.fixesDrawn = fixesDrawn
+        self.distanceM = distanceM
+        self.fixes = fixes
+        self.fixesKept = fixesKept
         self.images = images
     }
 

@@ -136,6 +136,7 @@ struct JSONScanner {
         return true
     }
 
+    // Two decoders on purpose: a track's text is lenient (lone surrogate, bad UTF-8 → U+FFFD), a style file's strict (JSONDocument).
     /// Decodes the escapes of a raw string range.
     func decode(_ range: (start: Int, end: Int, escaped: Bool)) throws(TrackDecodingError) -> String {
         if !range.escaped { return String(decoding: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end]), as: UTF8.self) }

@@ -2,7 +2,7 @@ import FileStore
 import Foundation
 import MapTiles
 import SnapshotRendering
-import ThumbnailCache
+import StyleFile
 import TileSources
 import TrackModel
 import TrackSynthesis

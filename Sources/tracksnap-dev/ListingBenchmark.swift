@@ -3,6 +3,7 @@ import FileStore
 import Foundation
 import HistoryListing
 import JobQueue
+import StyleFile
 import ThumbnailCache
 
 /// `bench --section listing`: regenerating the site for 100,000 tracks (target ≤ 2 s). Builds a

@@ -1,6 +1,8 @@
+import BatchRun
 import FileStore
 import Foundation
 import SnapshotRendering
+import StyleFile
 import ThumbnailCache
 import TrackSynthesis
 
@@ -16,19 +18,19 @@ enum ProductBenchmark {
             try FileStore.writeAtomically(Array(SampleCatalog.benchmarkRun(fixCount: 7_200).utf8), to: path)
         }
         let bytes = try FileStore.readFile(path)
-        let store = ThumbnailStore(root: work + "/product-out", settings: ThumbnailSettings())
+        let renderer = ThumbnailRenderer(root: work + "/product-out", settings: ThumbnailSettings()), store = renderer.store
         let key = store.key(forTrackBytes: bytes)
         print("\nProduct: one 7,200-fix GPX (\(bytes.count / 1024) kB), the default four images, in-process, no fsync, median of \(runs):")
 
         // Warm up, then time the whole product: decode once, four renders, four encodes, with the
         // buffers a worker keeps from one track to the next.
         let scratch = RenderScratch()
-        _ = try store.render(trackBytes: bytes, fileName: path, key: key, scratch: scratch)
+        _ = try renderer.render(trackBytes: bytes, fileName: path, key: key, scratch: scratch)
         var productTimes: [Double] = []
         var productBytes = 0
         for _ in 0..<runs {
             let start = ContinuousClock.now
-            let result = try store.render(trackBytes: bytes, fileName: path, key: key, scratch: scratch)
+            let result = try renderer.render(trackBytes: bytes, fileName: path, key: key, scratch: scratch)
             productTimes.append(seconds(ContinuousClock.now - start))
             productBytes = result.pngs.reduce(0) { $0 + $1.count }
         }
@@ -38,8 +40,8 @@ enum ProductBenchmark {
         // Each size alone (decode included), with its stage split.
         print("  " + StageTable.header)
         var sizeMedians: [(ImageSpec, Double)] = []
-        for image in store.settings.images {
-            let options = store.settings.options(for: image)
+        for image in renderer.settings.images {
+            let options = renderer.settings.options(for: image)
             var samples = StageSamples()
             let track = try SnapshotRenderer.decode(trackBytes: bytes, fileName: path, options: options)
             _ = try SnapshotRenderer.render(track: track, options: options, scratch: scratch)
@@ -73,7 +75,7 @@ enum ProductBenchmark {
         }
         print("  18,000-fix GPX → 512x512: \(format(Benchmark.median(smallTimes) * 1000, 2)) ms (target ≤ 4 ms)")
 
-        if let mapnik = mapnikSum(path, images: store.settings.images, runs: 11) {
+        if let mapnik = mapnikSum(path, images: renderer.settings.images, runs: 11) {
             print(
                 "  Mapnik, same file, the same four sizes: \(mapnik.perSize.map { format($0, 1) }.joined(separator: " + ")) = \(format(mapnik.sum, 1)) ms → TrackSnap \(format(mapnik.sum / (product * 1000), 1))x faster (target ≥ 10x)"
             )
@@ -81,7 +83,7 @@ enum ProductBenchmark {
             print("  Mapnik: not available (install python3-mapnik); no ratio printed")
         }
 
-        try bytesPerTrack(work: work, store: store)
+        try bytesPerTrack(work: work, renderer: renderer)
         try processStart()
     }
 
@@ -97,7 +99,7 @@ enum ProductBenchmark {
     }
 
     /// The four PNGs' bytes per track over 200 generated tracks (300–18,000 fixes, log-uniform).
-    private static func bytesPerTrack(work: String, store: ThumbnailStore) throws {
+    private static func bytesPerTrack(work: String, renderer: ThumbnailRenderer) throws {
         var random = SplitMix64(seed: 200)
         let scratch = RenderScratch()
         var total = 0
@@ -105,7 +107,8 @@ enum ProductBenchmark {
         for index in 0..<200 {
             let fixes = Int((300 * pow(60, random.uniform())).rounded())
             let bytes = Array(SampleCatalog.benchmarkRun(fixCount: fixes, seed: UInt64(index) &+ 5000).utf8)
-            let result = try store.render(trackBytes: bytes, fileName: "track-\(index).gpx", key: store.key(forTrackBytes: bytes), scratch: scratch)
+            let result = try renderer.render(
+                trackBytes: bytes, fileName: "track-\(index).gpx", key: renderer.store.key(forTrackBytes: bytes), scratch: scratch)
             total += result.pngs.reduce(0) { $0 + $1.count }
             for png in result.pngs {
                 images += 1

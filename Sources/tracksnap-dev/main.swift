@@ -2,7 +2,7 @@ import FileStore
 import Foundation
 import TrackFormats
 import SnapshotRendering
-import ThumbnailCache
+import StyleFile
 import TrackSynthesis
 
 // Developer tools (not part of the user-facing CLI); DevHelp.swift lists them.

@@ -13,25 +13,53 @@ import TileSources
 struct BasemapChoice {
     /// `--basemap`: a source, or "none" to draw the grid whatever the style says.
     var source: String?
+    /// `--basemap-opacity`: wins over the style's opacity.
     var opacity: Double?
+    /// `--attribution`: wins over the style's and the MBTiles metadata's.
     var attribution: String?
+    /// `--tile-cache`: where URL tiles are kept.
     var tileCache: String?
+    /// `--offline`: only tiles already cached.
     var offline = false
 
     /// Whether an option that changes the images was given (`--tile-cache` and `--offline` do not).
     var givesSettings: Bool { source != nil || opacity != nil || attribution != nil }
 
-    /// Consumes a basemap option; false when `argument` is not one.
-    mutating func parse(_ argument: String, _ scanner: inout ArgumentScanner) throws -> Bool {
-        switch argument {
-        case "--basemap": source = try scanner.value()
-        case "--basemap-opacity": opacity = try scanner.number("an opacity from 0 to 1", range: 0...1)
-        case "--attribution": attribution = try scanner.value()
-        case "--tile-cache": tileCache = try scanner.value()
-        case "--offline": offline = true
-        default: return false
-        }
-        return true
+    /// The options that choose the map and so the images: `--basemap`, `--basemap-opacity` and
+    /// `--attribution` (part of the cache key).
+    static var sourceOptions: [CommandOption<BasemapChoice>] {
+        [
+            .text(
+                "--basemap", value: "SOURCE",
+                help: """
+                    draw a map under the route instead of the bare grid: an .mbtiles file (raster PNG/JPEG tiles), a folder of \
+                    {z}/{x}/{y}.png|jpg tiles, or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS, {s} for subdomains a, b, c or \
+                    the style's "subdomains"); a server that hangs costs each image a bounded time, and after 3 failed requests in a row \
+                    it is not asked again in the run. 'none' draws the grid whatever the style says. Where the source has no tile \
+                    (outside its zoom range or bounds, or a tile that cannot be read) the grid shows; the reason is in the render info. \
+                    Part of the cache key, with the MBTiles file's size and modification time.
+                    """,
+                default: "none", into: \.source),
+            .number(
+                "--basemap-opacity", value: "X", in: 0...1, help: "the map's opacity over the grid",
+                default: CommandOption<BasemapChoice>.decimal(BasemapSettings(source: "").opacity), into: \.opacity),
+            .text(
+                "--attribution", value: "TEXT",
+                help: """
+                    the credit drawn in the bottom-right corner ("" for none, only where the licence allows it); also written to \
+                    index.json and the pages
+                    """,
+                default: "the MBTiles metadata's 'attribution'", into: \.attribution),
+        ]
+    }
+
+    /// The options that say how tiles are fetched, not what is drawn: `--tile-cache` (whose
+    /// default `tileCacheDefault` describes) and `--offline`.
+    static func fetchOptions(tileCacheDefault: String) -> [CommandOption<BasemapChoice>] {
+        [
+            .text("--tile-cache", value: "DIR", help: "where URL tiles are kept on disk", default: tileCacheDefault, into: \.tileCache),
+            .flag("--offline", help: "use only tiles already in the tile cache; never fetch", sets: \.offline),
+        ]
     }
 
     /// The style's basemap with these options over it; nil for the grid.

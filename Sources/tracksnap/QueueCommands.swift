@@ -144,7 +144,7 @@ enum QueueCommands {
             if !configuration.listingSettingsGiven {
                 builder.fingerprint = recorded.fingerprint
             } else if !configuration.overridesRecordedSettings {
-                let differences = recorded.differences(from: builder.store.settings)
+                let differences = recorded.differences(from: configuration.renderSettings())
                 if !differences.isEmpty {
                     throw UsageError(
                         message:

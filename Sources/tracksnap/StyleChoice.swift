@@ -1,7 +1,7 @@
 import BatchRun
 import FileStore
 import SnapshotRendering
-import ThumbnailCache
+import StyleFile
 
 /// `--style FILE`, `--theme light|dark` and `--color-by none|speed|elevation`, shared by `render`,
 /// `run` and `listing`.
@@ -18,33 +18,25 @@ struct StyleChoice {
     /// Whether no style option was given.
     var isEmpty: Bool { text == nil && theme == nil && coloring == nil }
 
-    /// Consumes a style option; false when `argument` is not one.
-    mutating func parse(_ argument: String, _ scanner: inout ArgumentScanner) throws -> Bool {
-        switch argument {
-        case "--style":
-            let path = try scanner.value()
-            do {
-                text = try FileStore.readFile(path, maximumBytes: 1 << 20)
-            } catch {
-                throw UsageError(message: "--style: cannot read '\(path)': \(error)")
-            }
-            file = path
-        case "--theme":
-            let value = try scanner.value()
-            guard let parsed = Theme(rawValue: value) else {
-                throw UsageError(message: "--theme expects \(Theme.allCases.map(\.rawValue).joined(separator: " or ")), found '\(value)'")
-            }
-            theme = parsed
-        case "--color-by":
-            let value = try scanner.value()
-            guard let parsed = RouteColoring(rawValue: value) else {
-                throw UsageError(message: "--color-by expects \(RouteColoring.allCases.map(\.rawValue).joined(separator: ", ")), found '\(value)'")
-            }
-            coloring = parsed
-        default:
-            return false
-        }
-        return true
+    /// The style options, as `render`, `run` and `listing` declare them.
+    static var options: [CommandOption<StyleChoice>] {
+        [
+            .custom(
+                "--style", value: "FILE",
+                help: "a style file (JSON; docs/style.md): sizes, scales, padding, colours, stroke width, casing, grid, markers, scale bar, theme"
+            ) { choice, path, spelling in
+                do {
+                    choice.text = try FileStore.readFile(path, maximumBytes: 1 << 20)
+                } catch {
+                    throw UsageError(message: "\(spelling): cannot read '\(path)': \(error)")
+                }
+                choice.file = path
+            },
+            .choice("--theme", help: "the map theme (wins over the style file's \"theme\")", default: "light", into: \.theme),
+            .choice(
+                "--color-by", help: "colour the route in 9 quantized bands of speed or elevation (wins over the style file's route.color_by)",
+                default: RouteColoring.single.rawValue, into: \.coloring),
+        ]
     }
 
     /// The settings these options choose over the defaults.

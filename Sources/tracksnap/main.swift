@@ -23,10 +23,7 @@ let status: ExitStatus
 do {
     switch try CommandLineParser.parse(arguments, environment: ProcessInfo.processInfo.environment) {
     case .help(let topic):
-        if let topic, !HelpText.topics.contains(topic) {
-            throw UsageError(message: "no help for '\(topic)': the commands are \(HelpText.topics.sorted().joined(separator: ", "))")
-        }
-        print(HelpText.text(for: topic))
+        print(try HelpText.text(for: topic))
         status = .success
     case .version:
         print("tracksnap \(TrackSnapVersion.string)")

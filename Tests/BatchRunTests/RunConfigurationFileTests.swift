@@ -93,7 +93,7 @@ import Testing
         // A stamp already taken (a worker's, from the run's file) is kept.
         let workers = configuration.stampingBasemap()
         try FileStore.writeAtomically(Array(repeating: 3, count: 100), to: mbtiles)
-        #expect(workers.makeStore().settings.options.basemap?.contentStamp == workers.settings.options.basemap?.contentStamp)
+        #expect(workers.renderSettings().options.basemap?.contentStamp == workers.settings.options.basemap?.contentStamp)
     }
 
     @Test func filesOfSupervisorsThatAreGoneAreSwept() throws {

@@ -39,7 +39,7 @@ struct CairoReferenceTests {
         var ours = Canvas(width: width, height: height, fill: paper)
         var mask = CoverageMask(width: width, height: height)
         StrokeRasterizer.stroke(polylines, radiusPixels: strokeWidth / 2, into: &mask)
-        Compositor.fill(&ours, mask: mask, color: color)
+        ours.blend(mask, color: color)
 
         let spec: [String: Any] = [
             "width": width, "height": height, "paper": [242, 239, 233], "color": [10, 108, 255, 217],

@@ -7,7 +7,7 @@ import Testing
         var mask = CoverageMask(width: 2, height: 1)
         mask.values = [255, 128]
         mask.touch(minX: 0, minY: 0, maxX: 1, maxY: 0)
-        Compositor.fill(&canvas, mask: mask, color: RGBAColor(red: 0, green: 0, blue: 255, alpha: 255))
+        canvas.blend(mask, color: RGBAColor(red: 0, green: 0, blue: 255, alpha: 255))
         #expect(canvas.color(x: 0, y: 0) == RGBAColor(red: 0, green: 0, blue: 255))
         let half = canvas.color(x: 1, y: 0)
         #expect(half.red == 100 && half.green == 50 && half.blue == 128 && half.alpha == 255)

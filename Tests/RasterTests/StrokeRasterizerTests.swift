@@ -22,7 +22,7 @@ import MapGeometry
             PixelPoint(x: 10, y: 50), PixelPoint(x: 90, y: 50), PixelPoint(x: 70, y: 80), PixelPoint(x: 50, y: 10), PixelPoint(x: 40, y: 10.5),
         ]
         StrokeRasterizer.stroke([route], radiusPixels: 4, into: &mask)
-        Compositor.fill(&canvas, mask: mask, color: RGBAColor(red: 0, green: 0, blue: 255, alpha: 128))
+        canvas.blend(mask, color: RGBAColor(red: 0, green: 0, blue: 255, alpha: 128))
         let plain = canvas.color(x: 25, y: 50)
         let crossing = canvas.color(x: 61, y: 49)
         let corner = canvas.color(x: 89, y: 51)

@@ -1,6 +1,8 @@
 import FileStore
 import MapTiles
 import SnapshotRendering
+import BatchRun
+import StyleFile
 import Testing
 import ThumbnailCache
 import TileSources
@@ -12,11 +14,11 @@ import TrackSynthesis
 struct IncompleteRecordTests {
     static let gpx = Array(SampleCatalog.benchmarkRun(fixCount: 60, seed: 3).utf8)
 
-    private func store(_ root: String, source: String) -> ThumbnailStore {
+    private func renderer(_ root: String, source: String) -> ThumbnailRenderer {
         var settings = ThumbnailSettings()
         settings.images = [ImageSpec(widthPoints: 160, heightPoints: 120, scale: 1)]
         settings.options.basemap = BasemapSettings(source: source)
-        return ThumbnailStore(root: root, settings: settings)
+        return ThumbnailRenderer(root: root, settings: settings)
     }
 
     @Test func offlineWithAnEmptyCacheIsIncompleteAndSaysWhy() throws {
@@ -25,10 +27,10 @@ struct IncompleteRecordTests {
         opener.offline = true
         let template = "http://127.0.0.1:9/{z}/{x}/{y}.png"
         let tiles = try opener.open(BasemapSettings(source: template))
-        let store = store(folder + "/out", source: template)
+        let renderer = renderer(folder + "/out", source: template), store = renderer.store
         try store.prepare()
         let key = store.key(forTrackBytes: Self.gpx)
-        let (pngs, record) = try store.render(trackBytes: Self.gpx, fileName: "run.gpx", key: key, tiles: tiles)
+        let (pngs, record) = try renderer.render(trackBytes: Self.gpx, fileName: "run.gpx", key: key, tiles: tiles)
         #expect(record.incomplete == "offline, not in the tile cache", "\(String(describing: record.basemap))")
         try store.publish(key: key, pngs: pngs, record: record)
         #expect(store.isPublished(key) && store.isIncomplete(key) && !store.isComplete(key))
@@ -41,10 +43,10 @@ struct IncompleteRecordTests {
         let path = folder + "/corner.mbtiles"
         try TileSetMaker.writeMBTiles(path, kind: .position, boundsLonLat: [2.30, 48.83, 2.31, 48.84], zooms: 10...16)
         let tiles = try BasemapOpener(tileCacheDirectory: folder).open(BasemapSettings(source: path))
-        let store = store(folder + "/out", source: path)
+        let renderer = renderer(folder + "/out", source: path), store = renderer.store
         try store.prepare()
         let key = store.key(forTrackBytes: Self.gpx)
-        let (pngs, record) = try store.render(trackBytes: Self.gpx, fileName: "run.gpx", key: key, tiles: tiles)
+        let (pngs, record) = try renderer.render(trackBytes: Self.gpx, fileName: "run.gpx", key: key, tiles: tiles)
         #expect(
             (record.basemap?.tilesAbsent ?? 0) > 0 && record.basemap?.tilesFailed == 0 && record.incomplete == nil,
             "\(String(describing: record.basemap))")

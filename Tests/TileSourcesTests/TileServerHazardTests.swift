@@ -2,6 +2,7 @@ import FileStore
 import Foundation
 import MapTiles
 import SnapshotRendering
+import StyleFile
 import TestSupport
 import Testing
 import ThumbnailCache

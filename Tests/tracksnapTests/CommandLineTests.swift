@@ -254,4 +254,22 @@ private let workDirectory: String = {
         #expect(runIntoFile.status == 2 && runIntoFile.stderr.contains("is a regular file, not a folder"), "\(runIntoFile.stderr)")
         for result in [missingFolder, empty, folder] { #expect(!result.stderr.contains(".tmp~")) }
     }
+
+    /// Options are read from each command's table (issue 22 §5): `--name=value` is `--name value`,
+    /// a flag takes no value, a value out of range is named with the option and the range, and
+    /// after `--` nothing is an option, `--help` included.
+    @Test func optionsAreReadFromTheTableAndNameWhatIsWrong() throws {
+        let equals = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "--output=" + workDirectory + "/equals.png", "--size=64x48", "--info"])
+        let info = try JSONSerialization.jsonObject(with: Data(equals.stdout.utf8)) as? [String: Any]
+        #expect(equals.status == 0 && info?["width"] as? Int == 64 && info?["height"] as? Int == 48, "\(equals.stderr)")
+        let settle = try tracksnap(["run", "--jobs", workDirectory + "/range-jobs", "--settle", "5000"])
+        #expect(settle.status == 2 && settle.stderr.contains("--settle must be between 0 and 3600 seconds, found 5000"), "\(settle.stderr)")
+        let workers = try tracksnap(["run", "--jobs", workDirectory + "/range-jobs", "--workers=0"])
+        #expect(workers.status == 2 && workers.stderr.contains("--workers must be between 1 and 256, found 0"), "\(workers.stderr)")
+        let flag = try tracksnap(["status", "--json=yes"])
+        #expect(flag.status == 2 && flag.stderr.contains("--json takes no value"), "\(flag.stderr)")
+        let dashed = try tracksnap(["render", "-o", workDirectory + "/never.png", "--", "--help"])
+        #expect(dashed.status == 65 && dashed.stdout.isEmpty, "\(dashed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workDirectory + "/range-jobs"))
+    }
 }

@@ -1,20 +1,5 @@
 import JSONDocument
-import Raster
 import SnapshotRendering
-
-/// A style file could not be used. `description` names the file, the key path and what was
-/// expected versus found.
-public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file (or "style" for text given inline).
-    public var file: String
-    /// Where in the document, e.g. "route.color"; empty for the whole document.
-    public var keyPath: String
-    /// What is wrong.
-    public var message: String
-
-    /// One line: `file: key.path: message`.
-    public var description: String { keyPath.isEmpty ? "\(file): \(message)" : "\(file): \(keyPath): \(message)" }
-}
 
 /// The style file (JSON, `"version": 1`; documented in docs/style.md). `"version"` is
 /// required (so a future format is never misread); every other key is optional
@@ -52,7 +37,6 @@ public enum StyleFile {
         guard let root = document.object else {
             throw StyleError(file: file, keyPath: "", message: "expected a JSON object at the top level")
         }
-        var reader = StyleReader(file: file)
-        return try reader.apply(root, theme: override, base: base)
+        return try StyleReader(file: file).settings(root, theme: override, base: base)
     }
 }

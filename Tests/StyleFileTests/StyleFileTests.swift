@@ -1,5 +1,6 @@
 import Raster
 import SnapshotRendering
+import StyleFile
 import Testing
 import ThumbnailCache
 

@@ -1,4 +1,5 @@
 import SnapshotRendering
+import StyleFile
 import Testing
 import ThumbnailCache
 import TrackSynthesis

@@ -1,0 +1,72 @@
+import MapGeometry
+import Testing
+
+@testable import Raster
+
+/// A palette canvas of `width`×`height`, ready to draw into.
+private func paletteCanvas(width: Int, height: Int) -> IndexedCanvas {
+    var canvas = IndexedCanvas()
+    canvas.reset(width: width, height: height)
+    return canvas
+}
+
+/// Both `Blitter`s draw the same coverage: the seam between coverage and pixels.
+@Suite struct BlitterTests {
+    @Test func bothTargetsPaintTheSameGrid() {
+        let viewport = Viewport(mapRect: MapRect(minX: 0, minY: 0, maxX: 2_560, maxY: 1_920), widthPixels: 256, heightPixels: 192)
+        var rgba = Canvas(width: 256, height: 192, fill: RGBAColor(red: 0, green: 0, blue: 0))
+        var palette = paletteCanvas(width: 256, height: 192)
+        GridPainter.paint(&rgba, viewport: viewport, latitudeDegrees: 0, style: GridStyle(), scale: 1)
+        GridPainter.paint(&palette, viewport: viewport, latitudeDegrees: 0, style: GridStyle(), scale: 1)
+        #expect(!palette.ranOutOfColors)
+        #expect(palette.palette.count == 3, "paper, minor line, major line (a crossing takes the major line's shade)")
+        #expect(palette.expanded().pixels == rgba.pixels)
+    }
+
+    @Test func aRampStrokeOnRGBAIsTheCasingThenTheRouteAtEachLevelsCoverage() {
+        let ramp = StrokeRamp(routeRadiusPixels: 3, casingRadiusPixels: 5)!
+        let paper = RGBAColor(red: 242, green: 239, blue: 233)
+        let route = RGBAColor(red: 10, green: 108, blue: 255, alpha: 217), casing = RGBAColor(red: 8, green: 48, blue: 107, alpha: 178)
+        var levels = CoverageMask(width: 40, height: 20)
+        StrokeRasterizer.stroke([[PixelPoint(x: 5, y: 10), PixelPoint(x: 35, y: 12)]], ramp: ramp, into: &levels)
+        var rgba = Canvas(width: 40, height: 20, fill: paper)
+        var expected = rgba
+        for offset in levels.values.indices where levels.values[offset] != 0 {
+            let coverages = ramp.coverages(level: Int(levels.values[offset]))
+            for (coverage, color) in [(coverages.casing, casing), (coverages.route, route)] where coverage > 0 {
+                var pixel = CoverageMask(width: 1, height: 1, originX: offset % 40, originY: offset / 40)
+                pixel.values[0] = UInt8((coverage * 255).rounded())
+                pixel.touch(minX: 0, minY: 0, maxX: 0, maxY: 0)
+                expected.blend(pixel, color: color)
+            }
+        }
+        rgba.blendStroke(levels: &levels, ramp: ramp, routeColor: route, casingColor: casing)
+        #expect(rgba.pixels == expected.pixels)
+        #expect(levels.isEmpty && levels.values.allSatisfy { $0 == 0 }, "the levels are cleared as they are read")
+    }
+
+    @Test func aFullPaletteSaysItRanOutOfColorsUntilReset() {
+        var canvas = paletteCanvas(width: 4, height: 1)
+        for index in 0..<256 {
+            // Colours far apart, so none merges with another.
+            _ = canvas.index(of: RGBAColor(red: UInt8(index), green: UInt8(255 - index), blue: UInt8((index * 37) % 256)))
+        }
+        var mask = CoverageMask(width: 4, height: 1)
+        mask.values = [0, 255, 0, 0]
+        mask.touch(minX: 1, minY: 0, maxX: 1, maxY: 0)
+        canvas.blend(mask, color: RGBAColor(red: 1, green: 2, blue: 250))
+        #expect(canvas.ranOutOfColors)
+        canvas.reset(width: 4, height: 1)
+        #expect(!canvas.ranOutOfColors && canvas.palette.count == 0)
+    }
+
+    @Test func aPaletteTakesNoLayerWhoseColourVariesPerPixel() {
+        var canvas = paletteCanvas(width: 4, height: 1)
+        var ran = false
+        canvas.drawRGBA { _ in ran = true }
+        #expect(!ran && canvas.ranOutOfColors)
+        var rgba = Canvas(width: 4, height: 1, fill: RGBAColor(red: 0, green: 0, blue: 0))
+        rgba.drawRGBA { $0.pixels[0] = 7 }
+        #expect(rgba.pixels[0] == 7 && !rgba.ranOutOfColors)
+    }
+}
