@@ -37,10 +37,13 @@ let package = Package(
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary(":libjpeg.a")]),
         .target(name: "CLibCurl"),
         .target(
-            name: "TileSources", dependencies: ["MapTiles", "VectorTiles", "JSONDocument", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"]),
+            name: "TileSources",
+            dependencies: ["MapTiles", "VectorTiles", "JSONDocument", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"]),
         .target(
             name: "SnapshotRendering",
-            dependencies: ["TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding", "MapTiles"]),
+            dependencies: [
+                "TrackModel", "TrackFormats", "TrackCleaning", "MapGeometry", "Raster", "PNGEncoding", "MapTiles", "MapStyle", "VectorMap",
+            ]),
         // Time zones: boundary polygons linked in as data (CTimeZoneData), looked up by TimeZones,
         // which also reads the IANA rules (TZif) for the offset at a moment.
         .target(name: "CTimeZoneData", exclude: ["timezones.bin", "LICENSE-ODbL.txt"], cSettings: [.headerSearchPath(".")]),
@@ -101,7 +104,8 @@ let package = Package(
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
         .testTarget(
-            name: "VectorMapTests", dependencies: ["VectorMap", "VectorTiles", "MapStyle", "MapTiles", "MapGeometry", "Raster", "PNGEncoding", "TrackSynthesis"]),
+            name: "VectorMapTests",
+            dependencies: ["VectorMap", "VectorTiles", "MapStyle", "MapTiles", "MapGeometry", "Raster", "PNGEncoding", "TrackSynthesis"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",

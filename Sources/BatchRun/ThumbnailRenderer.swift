@@ -73,5 +73,9 @@ extension TrackRecord.Basemap {
         self.init(
             zoom: report.zoom, tiles: report.tiles, tilesAbsent: report.tilesAbsent, tilesFailed: report.tilesFailed, attribution: report.attribution,
             problems: report.problems)
+        kind = report.kind
+        featuresDrawn = report.featuresDrawn
+        verticesDrawn = report.verticesDrawn
+        labelLayersSkipped = report.labelLayersSkipped
     }
 }

@@ -1,8 +1,8 @@
 /// The basemap a render draws under the route. Plain values, part of the cache key (through
 /// `RenderOptions`); the tiles themselves come from a `TileProvider` handed to the renderer.
 public struct BasemapSettings: Sendable, Equatable, Codable {
-    /// What the user named: an MBTiles file, a tile folder, or an http(s) URL template with
-    /// `{z}`, `{x}` and `{y}`.
+    /// What the user named: an MBTiles or PMTiles file, a tile folder, or an http(s) URL template
+    /// with `{z}`, `{x}` and `{y}`; raster or vector tiles.
     public var source: String
     /// How opaque the map is over the grid, 0...1. Default: 1.
     public var opacity = 1.0
@@ -19,6 +19,11 @@ public struct BasemapSettings: Sendable, Equatable, Codable {
     /// What a URL template's `{s}` takes (Leaflet's subdomains); nil for a, b, c. Not encoded
     /// when nil, so cache keys made before it existed stay valid. Default: nil.
     public var subdomains: [String]? = nil
+    /// The MapLibre style document (its JSON text) a vector source is drawn with; nil draws the
+    /// built-in style for the tiles' schema (OpenMapTiles or Protomaps), light or dark with the
+    /// theme. The text, not a path, so the style's content is in the cache key. Not encoded when
+    /// nil. Default: nil.
+    public var mapStyle: String? = nil
 
     /// A basemap from `source`; other values take their defaults.
     public init(source: String) {
@@ -35,6 +40,7 @@ public struct BasemapSettings: Sendable, Equatable, Codable {
         if let subdomains, subdomains.isEmpty || subdomains.count > 26 || subdomains.contains(where: { $0.isEmpty || $0.utf8.count > 63 }) {
             return "the basemap subdomains must be 1 to 26 non-empty names (e.g. [\"a\", \"b\", \"c\"]), found \(subdomains)"
         }
+        if let mapStyle, mapStyle.utf8.count > 4 << 20 { return "the map style is \(mapStyle.utf8.count) bytes; at most 4 MiB" }
         if !(0...6).contains(maximumOverzoomLevels) { return "the basemap overzoom must be 0 to 6 levels, found \(maximumOverzoomLevels)" }
         return nil
     }
@@ -55,11 +61,22 @@ public struct BasemapReport: Sendable, Equatable, Codable {
     public var attribution: String?
     /// Why tiles failed or nothing was drawn, one line each (at most 5).
     public var problems: [String]?
+    /// "vector" for a vector map; nil (not encoded) for raster tiles.
+    public var kind: String? = nil
+    /// Vector maps: features drawn (once per style layer that draws them); nil for raster tiles.
+    public var featuresDrawn: Int? = nil
+    /// Vector maps: vertices of the features drawn; nil for raster tiles.
+    public var verticesDrawn: Int? = nil
+    /// Vector maps: the style's label (`symbol`) layers, not drawn; nil for raster tiles.
+    public var labelLayersSkipped: Int? = nil
 
     enum CodingKeys: String, CodingKey {
-        case zoom, tiles, attribution, problems
+        case zoom, tiles, attribution, problems, kind
         case tilesAbsent = "tiles_absent"
         case tilesFailed = "tiles_failed"
+        case featuresDrawn = "features_drawn"
+        case verticesDrawn = "vertices_drawn"
+        case labelLayersSkipped = "label_layers_skipped"
     }
 
     /// The reports of one track's images as one: tiles summed, the first zoom drawn, the first
@@ -68,10 +85,17 @@ public struct BasemapReport: Sendable, Equatable, Codable {
         guard let first = reports.first else { return nil }
         var problems: [String] = []
         for problem in reports.flatMap({ $0.problems ?? [] }) where !problems.contains(problem) { problems.append(problem) }
-        return BasemapReport(
+        var combined = BasemapReport(
             zoom: reports.compactMap(\.zoom).first ?? first.zoom, tiles: reports.reduce(0) { $0 + $1.tiles },
             tilesAbsent: reports.reduce(0) { $0 + $1.tilesAbsent }, tilesFailed: reports.reduce(0) { $0 + $1.tilesFailed },
             attribution: reports.compactMap(\.attribution).first, problems: problems.isEmpty ? nil : Array(problems.prefix(5)))
+        combined.kind = first.kind
+        if first.kind != nil {
+            combined.featuresDrawn = reports.reduce(0) { $0 + ($1.featuresDrawn ?? 0) }
+            combined.verticesDrawn = reports.reduce(0) { $0 + ($1.verticesDrawn ?? 0) }
+            combined.labelLayersSkipped = first.labelLayersSkipped
+        }
+        return combined
     }
 
     /// Why tiles failed, in a few words shared by every track with the same trouble (for the

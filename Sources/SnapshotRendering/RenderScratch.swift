@@ -1,5 +1,7 @@
+import MapStyle
 import PNGEncoding
 import Raster
+import VectorMap
 
 /// Buffers reused from one image to the next: the palette canvas, the stroke mask and the PNG
 /// encoder's buffers. A worker keeps one for its life, so drawing a 2560×1920 image costs no fresh
@@ -10,6 +12,10 @@ public final class RenderScratch {
     var canvas = IndexedCanvas()
     var mask = CoverageMask(width: 1, height: 1)
     var encoder = PalettePNGEncoder()
+    /// The vector map's buffers (accumulation, masks).
+    var vectorMap = VectorMapPainter()
+    /// Map style documents read so far, by their text (a worker reads its style once).
+    var mapStyles: [String: MapStyleDocument] = [:]
 
     /// Empty buffers; they grow to the largest image drawn.
     public init() {}

@@ -5,17 +5,18 @@ import Raster
 /// suits a palette (`SnapshotScene.suitsPalette`, decided before drawing) is drawn straight into
 /// 8-bit palette indices; any other scene, or one whose colours overflow the palette, in RGBA.
 enum SnapshotPainter {
-    /// Draws `scene` into `scratch.canvas` as palette indices. Returns false when the scene does
+    /// Draws `scene` into `scratch.canvas` as palette indices; what its basemap came to goes into
+    /// `report` (a vector map). Returns false when the scene does
     /// not suit a palette or has more than 256 colours even with coarse merging; draw it with
     /// `paintRGBA` then.
-    static func paintPalette(_ scene: SnapshotScene, scratch: RenderScratch) -> Bool {
+    static func paintPalette(_ scene: SnapshotScene, scratch: RenderScratch, report: inout BasemapReport?) -> Bool {
         guard scene.suitsPalette else { return false }
         // A second attempt with coarser colour merging before giving up on the palette.
         for coarse in [false, true] {
             scratch.canvas.reset(width: scene.frame.viewport.widthPixels, height: scene.frame.viewport.heightPixels)
             scratch.canvas.palette.coarse = coarse
-            var unused: BasemapReport?
-            if scene.draw(into: &scratch.canvas, scratch: scratch, report: &unused) { return true }
+            report = nil
+            if scene.draw(into: &scratch.canvas, scratch: scratch, report: &report) { return true }
         }
         return false
     }

@@ -1,7 +1,9 @@
 import MapGeometry
 import MapTiles
 import PNGEncoding
+import MapStyle
 import Raster
+import VectorMap
 import TrackCleaning
 import TrackFormats
 import TrackModel
@@ -145,10 +147,14 @@ public enum SnapshotRenderer {
 
             let png: [UInt8]
             var basemapReport: BasemapReport?
+            let mapStyle = try options.basemap.map { settings throws(SnapshotError) in
+                try vectorMapStyle(settings, options: options, scratch: scratch)
+            }
             do {
                 let basemap = options.basemap.flatMap { settings in tiles.map { (settings: settings, tiles: $0) } }
-                let scene = SnapshotScene(polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options, basemap: basemap)
-                let palette = options.png.layout == .automatic && SnapshotPainter.paintPalette(scene, scratch: scratch)
+                let scene = SnapshotScene(
+                    polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options, basemap: basemap, mapStyle: mapStyle)
+                let palette = options.png.layout == .automatic && SnapshotPainter.paintPalette(scene, scratch: scratch, report: &basemapReport)
                 timings.raster = clock.lap()
                 if palette {
                     png = try scratch.encoder.encode(scratch.canvas)
@@ -214,5 +220,25 @@ struct StageClock {
         last = now
         let (seconds, attoseconds) = elapsed.components
         return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}
+
+extension SnapshotRenderer {
+    /// The style a vector basemap is drawn with: the user's document (read once per scratch, so
+    /// once per worker), or the built-in one, dark when the map paper is dark.
+    static func vectorMapStyle(_ settings: BasemapSettings, options: RenderOptions, scratch: RenderScratch) throws(SnapshotError) -> VectorMapStyle {
+        guard let text = settings.mapStyle else {
+            let paper = options.style.grid.paper
+            let luminance = 0.2126 * Double(paper.red) + 0.7152 * Double(paper.green) + 0.0722 * Double(paper.blue)
+            return .builtIn(dark: luminance < 128)
+        }
+        if let known = scratch.mapStyles[text] { return .document(known) }
+        do throws(MapStyleError) {
+            let document = try MapStyleDocument(bytes: Array(text.utf8))
+            scratch.mapStyles[text] = document
+            return .document(document)
+        } catch {
+            throw .invalidOptions("the map style: \(error)")
+        }
     }
 }

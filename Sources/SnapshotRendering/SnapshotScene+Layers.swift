@@ -1,6 +1,7 @@
 import MapGeometry
 import MapTiles
 import Raster
+import VectorMap
 
 extension SnapshotScene {
     /// Draws every layer, bottom first, into `target`. Returns false as soon as the target runs
@@ -13,6 +14,8 @@ extension SnapshotScene {
                 GridPainter.paint(&target, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: grid, scale: options.scale)
             case .basemap(let settings, let tiles):
                 drawBasemap(settings, tiles: tiles, into: &target, report: &report)
+            case .vectorMap(let tiles, let style):
+                drawVectorMap(tiles, style: style, into: &target, scratch: scratch, report: &report)
             case .route(let route):
                 drawRoute(route, into: &target, scratch: scratch)
             case .marker(let center, let fill):
@@ -42,6 +45,21 @@ extension SnapshotScene {
         guard var drawn else { return }
         drawn.attribution = drawn.tiles > 0 ? settings.attribution(over: tiles.sourceDescription) : nil
         report = drawn
+    }
+
+    private func drawVectorMap<Target: Blitter>(
+        _ tiles: any TileProvider, style: VectorMapStyle, into target: inout Target, scratch: RenderScratch, report: inout BasemapReport?
+    ) {
+        let drawn = scratch.vectorMap.draw(into: &target, viewport: frame.viewport, scale: options.scale, provider: tiles, style: style)
+        var summary = BasemapReport(
+            zoom: drawn.tileZoom, tiles: drawn.tiles, tilesAbsent: drawn.tilesAbsent, tilesFailed: drawn.tilesFailed,
+            problems: drawn.problems.isEmpty ? nil : drawn.problems)
+        summary.kind = "vector"
+        summary.featuresDrawn = drawn.featuresDrawn
+        summary.verticesDrawn = drawn.verticesDrawn
+        summary.labelLayersSkipped = drawn.labelLayersSkipped
+        if drawn.tiles > 0, let basemap = options.basemap { summary.attribution = basemap.attribution(over: tiles.sourceDescription) }
+        report = summary
     }
 
     /// One colour: the casing and the route in the form the target takes (`Blitter.strokeCoverage`).

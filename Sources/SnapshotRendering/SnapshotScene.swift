@@ -1,6 +1,7 @@
 import MapGeometry
 import MapTiles
 import Raster
+import VectorMap
 
 /// What one snapshot shows, as a list of layers from the bottom up: the layer order, written once.
 /// Either backend draws it (`draw(into:)`, generic over `Blitter`): the palette image every default
@@ -14,6 +15,9 @@ struct SnapshotScene {
         /// Basemap tiles resampled to the image and blended at the basemap's opacity (RGBA only:
         /// far more than 256 colours).
         case basemap(BasemapSettings, any TileProvider)
+        /// A vector basemap drawn with a map style: flat colours and anti-aliased edges, so a
+        /// palette can hold it (`VectorMapPainter`).
+        case vectorMap(any TileProvider, VectorMapStyle)
         /// The route over its casing.
         case route(RouteStroke)
         /// A start or end marker: a ring and a filled disc.
@@ -46,14 +50,21 @@ struct SnapshotScene {
     let options: RenderOptions
 
     /// The scene of one image. `bands`, when given, holds the band of each polyline; `basemap`,
-    /// when given, is drawn over the grid (which shows where tiles are missing) and under the route.
+    /// when given, is drawn over the grid (which shows where tiles are missing) and under the
+    /// route: raster tiles resampled, or vector tiles drawn with `mapStyle`.
     init(
         polylines: [[PixelPoint]], bands: [Int]?, frame: FramePlan, options: RenderOptions,
-        basemap: (settings: BasemapSettings, tiles: any TileProvider)?
+        basemap: (settings: BasemapSettings, tiles: any TileProvider)?, mapStyle: VectorMapStyle? = nil
     ) {
         let style = options.style
         var layers: [Layer] = [.background(style.grid)]
-        if let basemap { layers.append(.basemap(basemap.settings, basemap.tiles)) }
+        if let basemap {
+            if let mapStyle, basemap.tiles.sourceDescription.kind == .vector {
+                layers.append(.vectorMap(basemap.tiles, mapStyle))
+            } else {
+                layers.append(.basemap(basemap.settings, basemap.tiles))
+            }
+        }
         layers.append(
             .route(
                 RouteStroke(
@@ -79,6 +90,7 @@ struct SnapshotScene {
         layers.allSatisfy { layer in
             switch layer {
             case .basemap: false
+            case .vectorMap: true
             case .route(let route): route.bands == nil && route.ramp != nil
             case .background, .marker, .scaleBar, .attribution: true
             }

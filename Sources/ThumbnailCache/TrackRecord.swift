@@ -49,11 +49,22 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         public var attribution: String?
         /// Why tiles failed or nothing was drawn, one line each (at most 5).
         public var problems: [String]?
+        /// "vector" for a vector map; nil (not encoded) for raster tiles.
+        public var kind: String? = nil
+        /// Vector maps: features drawn; nil for raster tiles.
+        public var featuresDrawn: Int? = nil
+        /// Vector maps: vertices of the features drawn; nil for raster tiles.
+        public var verticesDrawn: Int? = nil
+        /// Vector maps: the style's label layers, not drawn; nil for raster tiles.
+        public var labelLayersSkipped: Int? = nil
 
         enum CodingKeys: String, CodingKey {
-            case zoom, tiles, attribution, problems
+            case zoom, tiles, attribution, problems, kind
             case tilesAbsent = "tiles_absent"
             case tilesFailed = "tiles_failed"
+            case featuresDrawn = "features_drawn"
+            case verticesDrawn = "vertices_drawn"
+            case labelLayersSkipped = "label_layers_skipped"
         }
 
         /// A basemap summary.

@@ -9,7 +9,7 @@ extension VectorMapPainter {
     /// A background layer covers the tiles that were had (not the whole image: where the source
     /// has no tiles the grid shows, as for raster maps). The tile squares are accumulated, so
     /// neighbours meet without a seam.
-    mutating func drawBackground<Target: MapLayerTarget>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+    mutating func drawBackground<Target: Blitter>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
         let color = Self.rgba(rule.color().multiplyingAlpha(by: rule.opacity()))
         guard color.alpha > 0, !context.tiles.isEmpty else { return true }
         for placed in context.tiles {
@@ -25,7 +25,7 @@ extension VectorMapPainter {
 
     /// A fill layer: each polygon clipped to its tile's square (the pieces of a polygon cut at
     /// tile edges then partition it) and to the image, accumulated with its holes.
-    mutating func drawFills<Target: MapLayerTarget>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+    mutating func drawFills<Target: Blitter>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
         var groups = PaintGroups<StyleColor>()
         for placed in context.tiles {
             guard let layer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
@@ -69,10 +69,11 @@ extension VectorMapPainter {
     }
 
     /// Resolves the accumulator into the mask, blends it, and clears the mask.
-    mutating func blendAccumulated<Target: MapLayerTarget>(_ color: RGBAColor, into target: inout Target) -> Bool {
+    mutating func blendAccumulated<Target: Blitter>(_ color: RGBAColor, into target: inout Target) -> Bool {
         accumulator.resolve(into: &mask)
         defer { mask.clear() }
-        return mask.isEmpty || target.blend(mask, color: color)
+        if !mask.isEmpty { target.blend(mask, color: color) }
+        return !target.ranOutOfColors
     }
 
     /// The overlap of two rectangles (empty, with max below min, when they do not meet).

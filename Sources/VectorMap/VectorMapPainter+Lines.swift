@@ -22,7 +22,7 @@ extension VectorMapPainter {
     /// A line layer: lines (and the rings of polygons, as closed lines) clipped to their tile's
     /// square grown by the stroke's reach + 1 px, dashed if the style says, stroked into one mask
     /// per paint (union by maximum: no gap, cap seam or darker overlap at tile edges).
-    mutating func drawLines<Target: MapLayerTarget>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+    mutating func drawLines<Target: Blitter>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
         var groups = PaintGroups<LinePaint>()
         let scale = context.scale
         func paint<Feature: StyleFeature>(_ feature: Feature) -> LinePaint {
@@ -73,9 +73,9 @@ extension VectorMapPainter {
             } else {
                 Self.stroke(pieces, radiusPixels: look.widthPixels / 2, cap: look.cap, accumulator: &accumulator, into: &mask)
             }
-            let blended = mask.isEmpty || target.blend(mask, color: Self.rgba(look.color))
+            if !mask.isEmpty { target.blend(mask, color: Self.rgba(look.color)) }
             mask.clear()
-            guard blended else { return false }
+            guard !target.ranOutOfColors else { return false }
         }
         return true
     }

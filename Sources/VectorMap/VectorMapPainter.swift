@@ -26,12 +26,12 @@ public struct VectorMapPainter {
     /// A painter with empty buffers (they grow to the largest image drawn).
     public init() {}
 
-    /// Draws `style` from `provider` over `target` for an image showing `viewport` at `scale`
+    /// Draws the style `choice` names from `provider` over `target` for an image showing `viewport` at `scale`
     /// (device pixels per point: widths are multiplied by it and the zoom is that of the @1x
     /// image, so @2x draws the same tiles with double widths). Returns what was drawn; a view
     /// outside the source's zoom range draws nothing (the grid shows) and says why.
-    public mutating func draw<Target: MapLayerTarget>(
-        into target: inout Target, viewport: Viewport, scale: Double, provider: any TileProvider, style: MapStyleDocument
+    public mutating func draw<Target: Blitter>(
+        into target: inout Target, viewport: Viewport, scale: Double, provider: any TileProvider, style choice: VectorMapStyle
     ) -> VectorMapReport {
         let zoom = TilePlan.continuousZoom(viewport, tilePixels: 256) - log2(max(scale, 1))
         let description = provider.sourceDescription
@@ -44,9 +44,10 @@ public struct VectorMapPainter {
         let tileZoom = min(wholeZoom, description.maximumZoom)
         guard let window = TileWindow(viewport: viewport, zoom: tileZoom) else { return VectorMapReport(tileZoom: tileZoom) }
         var report = VectorMapReport(tileZoom: tileZoom)
-        report.labelLayersSkipped = style.symbolLayerCount
         provider.beginImage()
         let tiles = fetch(window, provider: provider, report: &report)
+        let style = choice.document(forLayers: tiles.first?.tile.layers.map(\.name) ?? [])
+        report.labelLayersSkipped = style.symbolLayerCount
         let width = viewport.widthPixels, height = viewport.heightPixels
         reshape(width: width, height: height)
         let canvas = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height))
@@ -109,4 +110,27 @@ public struct VectorMapPainter {
     }
 
     private static func format(_ zoom: Double) -> String { "\((zoom * 10).rounded() / 10)" }
+}
+
+/// Which style a vector map is drawn with.
+public enum VectorMapStyle: Sendable {
+    /// A style document the user gave.
+    case document(MapStyleDocument)
+    /// The built-in style for the tiles' schema (told by their layer names), light or dark.
+    case builtIn(dark: Bool)
+
+    /// The document to draw with, for tiles whose layers are `layerNames`: Protomaps' schema has a
+    /// `roads` layer, OpenMapTiles' a `transportation` layer (the default when neither shows).
+    func document(forLayers layerNames: [String]) -> MapStyleDocument {
+        switch self {
+        case .document(let document): return document
+        case .builtIn(let dark):
+            let schema: BuiltInStyle.Schema = layerNames.contains("roads") && !layerNames.contains("transportation") ? .protomaps : .openMapTiles
+            return Self.builtIns[BuiltInStyle(schema: schema, dark: dark)]!
+        }
+    }
+
+    /// The built-in styles, read once per process (a test checks that each reads).
+    private static let builtIns: [BuiltInStyle: MapStyleDocument] = Dictionary(
+        uniqueKeysWithValues: BuiltInStyle.allCases.compactMap { style in (try? style.document()).map { (style, $0) } })
 }

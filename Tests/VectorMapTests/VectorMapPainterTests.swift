@@ -34,7 +34,8 @@ struct VectorMapPainterTests {
         var canvas = Canvas(width: pixels, height: pixels, fill: white)
         var painter = VectorMapPainter()
         let report = painter.draw(
-            into: &canvas, viewport: viewport(ofTile: tile, pixels: pixels), scale: scale, provider: provider, style: try style(waterStyle))
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: pixels), scale: scale, provider: provider, style: .document(try style(waterStyle))
+        )
         #expect(report.tileZoom == 12 && report.tiles == 1 && report.featuresDrawn == 1)
         let row = pixels / 2
         // Coverage of each pixel in the row, from the red channel (black over white).
@@ -57,7 +58,7 @@ struct VectorMapPainterTests {
         var canvas = Canvas(width: 400, height: 400, fill: white)
         var painter = VectorMapPainter()
         let view = viewport(ofTile: left, pixels: 400, zoomIn: 0, shift: (0.5, 0))
-        _ = painter.draw(into: &canvas, viewport: view, scale: 1, provider: provider, style: try style(waterStyle))
+        _ = painter.draw(into: &canvas, viewport: view, scale: 1, provider: provider, style: .document(try style(waterStyle)))
         // The tile edge is at x = 200; the polygon spans 2000/4096·400 ≈ 195 px either side.
         for x in 10..<390 {
             #expect(canvas.color(x: x, y: 200) == RGBAColor(red: 0, green: 0, blue: 0), "column \(x)")
@@ -72,7 +73,7 @@ struct VectorMapPainterTests {
         var canvas = Canvas(width: 512, height: 512, fill: paper)
         var painter = VectorMapPainter()
         let report = painter.draw(
-            into: &canvas, viewport: viewport(ofTile: tile, pixels: 512, zoomIn: 0.3), scale: 1, provider: provider, style: document)
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: 512, zoomIn: 0.3), scale: 1, provider: provider, style: .builtIn(dark: false))
         #expect(report.tiles == 1 && report.tilesFailed == 0)
         #expect(report.featuresDrawn > 100 && report.verticesDrawn > 1000)
         #expect(report.labelLayersSkipped == document.symbolLayerCount)
@@ -91,7 +92,7 @@ struct VectorMapPainterTests {
         var canvas = Canvas(width: 256, height: 256, fill: white)
         var painter = VectorMapPainter()
         let report = painter.draw(
-            into: &canvas, viewport: viewport(ofTile: tile, pixels: 256), scale: 1, provider: provider, style: try style(waterStyle))
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: 256), scale: 1, provider: provider, style: .document(try style(waterStyle)))
         #expect(report.tileZoom == nil && report.problems.first?.contains("lowest zoom 13") == true)
         #expect(canvas.color(x: 128, y: 128) == white)
     }
