@@ -115,7 +115,7 @@ let package = Package(
             name: "TileSourcesTests",
             dependencies: [
                 "TileSources", "MapTiles", "SnapshotRendering", "TrackSynthesis", "CLibPNG", "PNGEncoding", "Raster", "ThumbnailCache", "StyleFile",
-                "BatchRun", "FileStore", "TestSupport",
+                "BatchRun", "FileStore", "TestSupport", "VectorTiles",
             ],
             exclude: ["tile_server.py"]),
         .testTarget(

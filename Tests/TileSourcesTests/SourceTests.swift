@@ -87,15 +87,15 @@ struct SourceTests {
         return grid
     }
 
-    @Test func vectorMBTilesAreRefusedNamingTheFormat() throws {
-        let folder = try temporaryFolder("vector")
-        let path = folder + "/vector.mbtiles"
-        let writer = try MBTilesWriter(path: path, metadata: ["format": "pbf", "name": "planet"])
+    @Test func anMBTilesOfAnUnknownTileFormatIsRefusedNamingIt() throws {
+        let folder = try temporaryFolder("webp")
+        let path = folder + "/webp.mbtiles"
+        let writer = try MBTilesWriter(path: path, metadata: ["format": "webp", "name": "planet"])
         try writer.finish()
         #expect {
             _ = try BasemapOpener(tileCacheDirectory: folder).openSource(BasemapSettings(source: path))
         } throws: { error in
-            "\(error)".contains("vector tiles (format 'pbf')") && "\(error)".contains(path)
+            "\(error)".contains("format 'webp'") && "\(error)".contains(path) && "\(error)".contains("pbf (vector tiles)")
         }
     }
 }

@@ -1,0 +1,96 @@
+import FileStore
+import Foundation
+import MapTiles
+import SnapshotRendering
+import Testing
+import TileSources
+import TrackSynthesis
+import VectorTiles
+
+/// Vector tiles from every local source kind: the same real tiles (Tests/Fixtures/vector, ODbL)
+/// in an MBTiles file, a PMTiles archive and a tile folder decode alike and draw the same image.
+struct VectorSourceTests {
+    /// The four real tiles, gzip-compressed as tilemaker stores them, by z/x/y.
+    private func fixtureTiles() throws -> [TileCoordinate: [UInt8]] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/vector")
+        var tiles: [TileCoordinate: [UInt8]] = [:]
+        for (z, x, y) in [(14, 8624, 5758), (12, 2156, 1437), (10, 539, 359), (8, 134, 89)] {
+            let name = "openmaptiles-liechtenstein-\(z)-\(x)-\(y).pbf.gz"
+            tiles[TileCoordinate(z: z, x: x, y: y)] = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+        }
+        return tiles
+    }
+
+    private func mbtiles(_ tiles: [TileCoordinate: [UInt8]], in folder: String) throws -> String {
+        let path = folder + "/vaduz.mbtiles"
+        let writer = try MBTilesWriter(
+            path: path, metadata: ["format": "pbf", "name": "vaduz", "minzoom": "8", "maxzoom": "14", "attribution": "© OpenStreetMap contributors"])
+        for (coordinate, bytes) in tiles { try writer.add(coordinate, bytes: bytes) }
+        try writer.finish()
+        return path
+    }
+
+    @Test func anMBTilesOfPBFTilesOpensAsAVectorSourceAndDecodesItsTiles() throws {
+        let folder = try temporaryFolder("vector-mbtiles")
+        let path = try mbtiles(try fixtureTiles(), in: folder)
+        let tiles = try BasemapOpener(tileCacheDirectory: folder).open(BasemapSettings(source: path))
+        #expect(tiles.sourceDescription.kind == .vector)
+        #expect(tiles.sourceDescription.minimumZoom == 8 && tiles.sourceDescription.maximumZoom == 14)
+        guard case .vector(let decoded) = tiles.tile(TileCoordinate(z: 14, x: 8624, y: 5758)) else {
+            Issue.record("the zoom-14 tile did not decode as a vector tile")
+            return
+        }
+        #expect(decoded.layer(named: "transportation") != nil && decoded.skippedFeatureCount == 0)
+        guard case .absent = tiles.tile(TileCoordinate(z: 14, x: 1, y: 1)) else {
+            Issue.record("a tile the file does not have was not absent")
+            return
+        }
+    }
+
+    @Test func mbtilesPMTilesAndAFolderOfTheSameTilesDrawTheSameImage() throws {
+        let folder = try temporaryFolder("vector-kinds")
+        let tiles = try fixtureTiles()
+        let mbtilesPath = try mbtiles(tiles, in: folder)
+        // The same tiles as a PMTiles archive (our writer) and as a z/x/y.pbf folder.
+        let pmtilesPath = folder + "/vaduz.pmtiles"
+        var options = PMTilesWriter.Options()
+        options.metadata = Array(#"{"attribution":"© OpenStreetMap contributors"}"#.utf8)
+        options.header.minimumLongitudeE7 = 94_700_000
+        options.header.maximumLongitudeE7 = 96_400_000
+        options.header.minimumLatitudeE7 = 470_400_000
+        options.header.maximumLatitudeE7 = 472_800_000
+        let archive = try PMTilesWriter.write(
+            tiles.map { PMTilesWriter.Tile(z: $0.key.z, x: $0.key.x, y: $0.key.y, bytes: $0.value) }, options: options)
+        try FileStore.writeAtomically(archive, to: pmtilesPath)
+        for (coordinate, bytes) in tiles {
+            try FileStore.createDirectories("\(folder)/tree/\(coordinate.z)/\(coordinate.x)")
+            try FileStore.writeAtomically(bytes, to: "\(folder)/tree/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).pbf")
+        }
+        let track = try SnapshotRenderer.decode(trackBytes: Array(vaduzTrack.utf8), fileName: "vaduz.gpx")
+        var images: [[UInt8]] = []
+        for source in [mbtilesPath, pmtilesPath, folder + "/tree"] {
+            var options = RenderOptions()
+            options.widthPoints = 320
+            options.heightPoints = 240
+            var settings = BasemapSettings(source: source)
+            settings.attribution = ""
+            options.basemap = settings
+            let opened = try BasemapOpener(tileCacheDirectory: folder).open(settings)
+            #expect(opened.sourceDescription.kind == .vector, "\(source)")
+            let snapshot = try SnapshotRenderer.render(track: track, options: options, tiles: opened)
+            #expect(snapshot.info.basemap?.kind == "vector" && (snapshot.info.basemap?.tiles ?? 0) > 0, "\(source)")
+            #expect((snapshot.info.basemap?.featuresDrawn ?? 0) > 10, "\(source)")
+            images.append(snapshot.png)
+        }
+        #expect(images[0] == images[1], "MBTiles and PMTiles differ")
+        #expect(images[0] == images[2], "MBTiles and the folder differ")
+    }
+
+    /// A short walk in Vaduz, inside the fixture tiles.
+    private let vaduzTrack = """
+        <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>
+        <trkpt lat="47.1380" lon="9.5150"></trkpt><trkpt lat="47.1400" lon="9.5190"></trkpt>
+        <trkpt lat="47.1420" lon="9.5210"></trkpt><trkpt lat="47.1435" lon="9.5250"></trkpt>
+        </trkseg></trk></gpx>
+        """
+}
