@@ -69,7 +69,7 @@ let package = Package(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "HistoryListing",
-                "TileSources", "MapTiles",
+                "TileSources", "MapTiles", "VectorTiles",
             ]),
 
         .testTarget(
