@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "ContentHash"),
         // The JSON reader of the style documents (a tree with line and column in every error).
         .target(name: "JSONDocument"),
+        // Vector maps, pure: Mapbox Vector Tile decoding and the PMTiles container (bytes in, features out).
+        .target(name: "VectorTiles", dependencies: ["Decompression", "JSONDocument"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         // The cache as plain values (keys, the store's files and locks, the listing's record): the
         // listing reads it without linking the renderer.
@@ -75,7 +77,7 @@ let package = Package(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
-                "HistoryListing", "BatchRun", "TileSources", "MapTiles",
+                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles",
             ]),
 
         .testTarget(
@@ -92,6 +94,7 @@ let package = Package(
             name: "StyleFileTests", dependencies: ["StyleFile", "ThumbnailCache", "SnapshotRendering", "Raster", "MapTiles", "TrackSynthesis"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "ContentHash"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
+        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",
