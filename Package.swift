@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "JSONDocument"),
         // Vector maps, pure: Mapbox Vector Tile decoding and the PMTiles container (bytes in, features out).
         .target(name: "VectorTiles", dependencies: ["Decompression", "JSONDocument"]),
+        // The MapLibre style documents of vector basemaps: filters and zoom functions → draw rules.
+        .target(name: "MapStyle", dependencies: ["JSONDocument"], exclude: ["Styles"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         // The cache as plain values (keys, the store's files and locks, the listing's record): the
         // listing reads it without linking the renderer.
@@ -95,6 +97,7 @@ let package = Package(
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "ContentHash"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(
             name: "BatchRunTests",
