@@ -84,7 +84,7 @@ let package = Package(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
-                "HistoryListing", "BatchRun", "TileSources", "MapTiles",
+                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles",
             ]),
 
         .testTarget(

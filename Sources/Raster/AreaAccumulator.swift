@@ -111,8 +111,8 @@ public struct AreaAccumulator: Sendable {
             let wanted = index == 0 ? exteriorSign : -exteriorSign
             oriented.append((ring, area * wanted < 0 ? -1 : 1))
         }
-        for (ring, orientation) in oriented {
-            ring.withUnsafeBufferPointer { _ = add(ring: $0, orientation: orientation) }
+        for (ring, orientation) in oriented where ring.count >= 3 {
+            ring.withUnsafeBufferPointer { accumulate($0, orientation: orientation) }
         }
         return true
     }

@@ -51,7 +51,8 @@ public struct PMTilesError: Error, Sendable, Equatable, CustomStringConvertible 
 public struct PMTilesLimits: Sendable, Equatable {
     /// Most bytes one directory (root or leaf) may take, stored or inflated. The spec's root
     /// directory fits in 16 KiB with the header; leaf directories of real planet files are a few
-    /// hundred KiB. Default: 16 MiB.
+    /// hundred KiB. Decoded entries take 24 bytes each, at most six times the directory's bytes.
+    /// Default: 16 MiB.
     public var maximumDirectoryBytes: Int = 16 << 20
     /// Most bytes the metadata may take, stored or inflated. Default: 16 MiB.
     public var maximumMetadataBytes: Int = 16 << 20

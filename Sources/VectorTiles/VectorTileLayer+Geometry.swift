@@ -1,5 +1,5 @@
-/// Geometry decoding (MVT 2.1 §4.3): the command stream into tile-unit points, then lines and
-/// polygons. The command loop is the decoder's hot loop; it reads the bytes in place through
+/// Geometry decoding (MVT 2.1 §4.3): the command stream straight into lines and polygons of
+/// tile-unit points. The command loop is the decoder's hot loop; it reads the bytes in place through
 /// `WireReader` and checks every count against the bytes left and `VectorTileLimits` before it
 /// allocates, so a command count of 2^29 or a two-million-vertex polygon costs nothing.
 extension VectorTileLayer {
@@ -18,36 +18,36 @@ extension VectorTileLayer {
     public func geometry(of feature: VectorTileFeature, budget: inout VectorTileVertexBudget) throws(VectorTileProblem) -> VectorTileGeometry {
         let type = feature.geometryType
         guard type != .unknown else { return .unknown }
-        guard let range = feature.geometryRange else { return Self.shape([], parts: [], type: type) }
-        let limits = limits
-        let extent = Int64(extent)
-        let decoded = try bytes.withUnsafeBufferPointer { buffer throws(VectorTileProblem) in
-            do throws(VectorTileProblem) {
-                return try Self.decodeCommands(buffer, range: range, type: type, extent: extent, limits: limits, budget: &budget)
-            } catch {
-                throw error.located(layer: name, feature: feature.index)
+        var assembler = GeometryAssembler(type: type)
+        if let range = feature.geometryRange {
+            let limits = limits
+            let extent = Int64(extent)
+            try bytes.withUnsafeBufferPointer { buffer throws(VectorTileProblem) in
+                do throws(VectorTileProblem) {
+                    try Self.runCommands(buffer, range: range, extent: extent, limits: limits, budget: &budget, into: &assembler)
+                } catch {
+                    throw error.located(layer: name, feature: feature.index)
+                }
             }
         }
-        return Self.shape(decoded.points, parts: decoded.parts, type: type)
+        return assembler.finished()
     }
 
-    /// Runs the command stream at `range`: every MoveTo of a line or polygon starts a part (the
-    /// index of its first point in `points`); a ClosePath of a line repeats the part's first point.
-    private static func decodeCommands(
-        _ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, type: VectorTileGeometryType, extent: Int64, limits: VectorTileLimits,
-        budget: inout VectorTileVertexBudget
-    ) throws(VectorTileProblem) -> (points: [TilePoint], parts: [Int]) {
+    /// Runs the command stream at `range` into `assembler`: MoveTo starts a part (all points of a
+    /// point geometry are one part), LineTo extends it, ClosePath closes it.
+    private static func runCommands(
+        _ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, extent: Int64, limits: VectorTileLimits, budget: inout VectorTileVertexBudget,
+        into assembler: inout GeometryAssembler
+    ) throws(VectorTileProblem) {
+        let type = assembler.type
         var reader = WireReader(buffer, range: range)
         let margin = extent * Int64(limits.coordinateMarginExtents)
         let low = -margin
         let high = extent + margin
         var x: Int64 = 0
         var y: Int64 = 0
-        var points: [TilePoint] = []
-        // Parameters take one or two bytes each in real tiles: one reservation of about the final
-        // size, then the array's own doubling (a reservation per command would copy per command).
-        points.reserveCapacity(min(range.count / 3, limits.maximumVerticesPerFeature))
-        var parts: [Int] = []
+        var vertices = 0
+        var started = false
         while !reader.isAtEnd {
             let at = reader.position
             let command = try reader.readVarint32()
@@ -65,27 +65,28 @@ extension VectorTileLayer {
                     guard type != .point else {
                         throw VectorTileProblem(.invalidGeometry, at: at, "expected only MoveTo in a point geometry, found LineTo")
                     }
-                    guard !parts.isEmpty else {
+                    guard started else {
                         throw VectorTileProblem(.invalidGeometry, at: at, "expected MoveTo before LineTo, found LineTo first")
                     }
-                } else if type == .point {
-                    if parts.isEmpty { parts.append(0) }
-                } else {
+                } else if type != .point {
                     guard count == 1 else {
                         throw VectorTileProblem(.invalidGeometry, at: at, "expected a MoveTo count of 1 in a line or polygon, found \(count)")
                     }
-                    parts.append(points.count)
+                    assembler.finishPart()
                 }
-                guard points.count + count <= limits.maximumVerticesPerFeature else {
+                started = true
+                vertices += count
+                guard vertices <= limits.maximumVerticesPerFeature else {
                     throw VectorTileProblem(
                         .limitExceeded, at: at,
-                        "expected at most \(limits.maximumVerticesPerFeature) vertices in a feature, found \(points.count + count) or more")
+                        "expected at most \(limits.maximumVerticesPerFeature) vertices in a feature, found \(vertices) or more")
                 }
                 guard budget.take(count) else {
                     throw VectorTileProblem(
                         .limitExceeded, at: at,
                         "expected at most \(limits.maximumVerticesPerTile) vertices in the tile, found more (this feature adds \(count))")
                 }
+                assembler.reserve(count)
                 for _ in 0..<count {
                     let parameterAt = reader.position
                     x += WireReader.zigzag(UInt64(try reader.readVarint32()))
@@ -95,77 +96,99 @@ extension VectorTileLayer {
                             .coordinateOutOfRange, at: parameterAt,
                             "expected coordinates within \(low)…\(high) tile units (extent \(extent)), found (\(x), \(y))")
                     }
-                    points.append(TilePoint(x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y)))
+                    assembler.part.append(TilePoint(x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y)))
                 }
             case Command.closePath:
                 guard type != .point else {
                     throw VectorTileProblem(.invalidGeometry, at: at, "expected only MoveTo in a point geometry, found ClosePath")
                 }
                 guard count == 1 else { throw VectorTileProblem(.invalidGeometry, at: at, "expected a ClosePath count of 1, found \(count)") }
-                guard let start = parts.last else {
+                guard started else {
                     throw VectorTileProblem(.invalidGeometry, at: at, "expected MoveTo before ClosePath, found ClosePath first")
                 }
-                if type == .lineString, points.count > start {
+                if type == .lineString, let first = assembler.part.first {
                     guard budget.take(1) else {
                         throw VectorTileProblem(.limitExceeded, at: at, "expected at most \(limits.maximumVerticesPerTile) vertices in the tile")
                     }
-                    points.append(points[start])
+                    assembler.part.append(first)
                 }
             default:
                 throw VectorTileProblem(.invalidGeometry, at: at, "expected command 1 (MoveTo), 2 (LineTo) or 7 (ClosePath), found \(id)")
             }
         }
-        return (points, parts)
+    }
+}
+
+/// Builds a geometry part by part as the commands arrive: finished lines and rings are moved (not
+/// copied) into the result, rings grouped by winding as they finish.
+private struct GeometryAssembler {
+    let type: VectorTileGeometryType
+    /// The part being drawn (every point, for a point geometry).
+    var part: [TilePoint] = []
+    private var lines: [[TilePoint]] = []
+    private var polygons: [VectorTilePolygon] = []
+    /// The sign of the first ring's area: rings of this sign are exteriors.
+    private var exteriorSign: Int64 = 0
+
+    init(type: VectorTileGeometryType) { self.type = type }
+
+    /// Room for `count` more points. Only the first command of a part reserves exactly; later ones
+    /// leave growth to the array's doubling, so a part split into many commands is not copied per command.
+    mutating func reserve(_ count: Int) {
+        if part.count <= 1 { part.reserveCapacity(part.count + count) }
     }
 
-    /// Cuts the points into the geometry of `type`.
-    private static func shape(_ points: [TilePoint], parts: [Int], type: VectorTileGeometryType) -> VectorTileGeometry {
+    /// Ends the current part: a line of two or more points is kept; a ring loses a repeated closing
+    /// point, is dropped if its area is zero, and starts a polygon or becomes a hole by its winding.
+    mutating func finishPart() {
+        guard !part.isEmpty else { return }
+        defer { part = [] }
+        switch type {
+        case .lineString:
+            if part.count >= 2 { lines.append(part) }
+        case .polygon:
+            // Some encoders repeat the first point before ClosePath; the ring is closed anyway.
+            if part.count >= 2, part[part.count - 1] == part[0] { part.removeLast() }
+            let sign = twiceSignedArea(part).signum()
+            guard sign != 0 else { return }
+            if exteriorSign == 0 { exteriorSign = sign }
+            if sign == exteriorSign {
+                polygons.append(VectorTilePolygon(exterior: part))
+            } else {
+                polygons[polygons.count - 1].holes.append(part)
+            }
+        case .point, .unknown:
+            break
+        }
+    }
+
+    /// The geometry of every part.
+    mutating func finished() -> VectorTileGeometry {
         switch type {
         case .unknown: return .unknown
-        case .point: return .points(points)
-        case .lineString:
-            var lines: [[TilePoint]] = []
-            for (k, start) in parts.enumerated() {
-                let end = k + 1 < parts.count ? parts[k + 1] : points.count
-                if end - start >= 2 { lines.append(Array(points[start..<end])) }
-            }
-            return .lines(lines)
-        case .polygon:
-            var polygons: [VectorTilePolygon] = []
-            var exteriorSign: Int64 = 0
-            for (k, start) in parts.enumerated() {
-                var end = k + 1 < parts.count ? parts[k + 1] : points.count
-                // Some encoders repeat the first point before ClosePath; the ring is closed anyway.
-                if end - start >= 2, points[end - 1] == points[start] { end -= 1 }
-                let ring = points[start..<end]
-                let sign = Self.twiceSignedArea(ring).signum()
-                guard sign != 0 else { continue }
-                if exteriorSign == 0 { exteriorSign = sign }
-                if sign == exteriorSign {
-                    polygons.append(VectorTilePolygon(exterior: Array(ring)))
-                } else {
-                    polygons[polygons.count - 1].holes.append(Array(ring))
-                }
-            }
-            return .polygons(polygons)
+        case .point: return .points(part)
+        case .lineString, .polygon:
+            finishPart()
+            return type == .lineString ? .lines(lines) : .polygons(polygons)
         }
     }
+}
 
-    /// Twice the ring's signed area by the surveyor's formula, in tile units² (positive: clockwise
-    /// on screen, y down, the spec's exterior). Exact in integers; coordinates are taken relative
-    /// to the first point, and the sum wraps only for a self-overlapping ring of vast winding.
-    static func twiceSignedArea(_ ring: ArraySlice<TilePoint>) -> Int64 {
-        guard ring.count >= 3, let origin = ring.first else { return 0 }
-        var sum: Int64 = 0
-        var previousX: Int64 = 0
-        var previousY: Int64 = 0
-        for point in ring.dropFirst() {
-            let x = Int64(point.x) - Int64(origin.x)
-            let y = Int64(point.y) - Int64(origin.y)
-            sum = sum &+ (previousX &* y &- x &* previousY)
-            previousX = x
-            previousY = y
-        }
-        return sum
+/// Twice the ring's signed area by the surveyor's formula, in tile units² (positive: clockwise
+/// on screen, y down, the spec's exterior). Exact in integers; coordinates are taken relative
+/// to the first point, and the sum wraps only for a self-overlapping ring of vast winding.
+func twiceSignedArea(_ ring: [TilePoint]) -> Int64 {
+    guard ring.count >= 3 else { return 0 }
+    let origin = ring[0]
+    var sum: Int64 = 0
+    var previousX: Int64 = 0
+    var previousY: Int64 = 0
+    for point in ring.dropFirst() {
+        let x = Int64(point.x) - Int64(origin.x)
+        let y = Int64(point.y) - Int64(origin.y)
+        sum = sum &+ (previousX &* y &- x &* previousY)
+        previousX = x
+        previousY = y
     }
+    return sum
 }

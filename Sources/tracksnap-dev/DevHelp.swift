@@ -26,6 +26,10 @@ enum DevHelp {
             "bench", "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]",
             "the render and batch benchmarks (make bench; release build)"
         ),
+        (
+            "vector-decode", "vector-decode FILE...",
+            "vector tile decoding throughput (MB/s, features/s) over tile files, gzip or not (release build; CPU time)"
+        ),
     ]
 
     /// The whole help page.

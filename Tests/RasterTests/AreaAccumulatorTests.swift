@@ -105,6 +105,17 @@ private func maximumDifference(_ a: CoverageMask, _ b: CoverageMask) -> Int {
         #expect(reversedMask.values == mask.values)
     }
 
+    @Test func ringsBackToBackInOneFlatBufferFillAsSeparateRings() {
+        let outer = rectangle(8.5, 8.5, 56.5, 56.5), hole = Array(rectangle(20.25, 20.25, 44.75, 44.75).reversed())
+        let flat = outer + hole
+        var accumulator = AreaAccumulator(width: 64, height: 64)
+        var mask = CoverageMask(width: 64, height: 64)
+        let first = accumulator.add(points: flat, ring: 0..<4), second = accumulator.add(points: flat, ring: 4..<8)
+        #expect(first && second)
+        accumulator.resolve(into: &mask)
+        #expect(mask.values == fill([outer, hole]).values)
+    }
+
     @Test func selfTouchingRingFillsBothLobesOnce() {
         // Two squares meeting at the corner (30.5, 30.5), drawn as one ring through that point twice.
         let ring = [
