@@ -16,7 +16,8 @@ import SnapshotRendering
 ///       "markers": {"start": "#2DBE4E", "end": "#E5322D", "ring": "#FFFFFF", "radius_points": 5, "radius_per_stroke_width": 0.8},
 ///       "scale_bar": {"color": "#333333", "halo": "#F2EFE9CC"},
 ///       "basemap": {"source": "maps/alps.mbtiles", "opacity": 0.8, "attribution": "© OpenStreetMap contributors"} }
-/// (`basemap.subdomains`, "abc" or ["a", "b"], sets what a URL template's `{s}` takes.)
+/// (`basemap.subdomains`, "abc" or ["a", "b"], sets what a URL template's `{s}` takes;
+/// `basemap.style`, a MapLibre style file, draws a vector source.)
 ///
 /// `casing`, `grid`, `markers`, `scale_bar`, `basemap` and `detail` may be `false` to leave them out.
 public enum StyleFile {
@@ -24,9 +25,11 @@ public enum StyleFile {
     public static let version = 1
 
     /// Reads a style document over `base` settings. `theme`, when given (the `--theme` option),
-    /// wins over the file's own `theme`.
+    /// wins over the file's own `theme`. `mapStyle` reads the file `basemap.style` names (a path
+    /// relative to the style file) and returns its text; without one, `basemap.style` is an error.
     public static func settings(
-        from bytes: [UInt8], file: String, theme override: Theme? = nil, base: ThumbnailSettings = ThumbnailSettings()
+        from bytes: [UInt8], file: String, theme override: Theme? = nil, base: ThumbnailSettings = ThumbnailSettings(),
+        mapStyle: ((String) throws -> String)? = nil
     ) throws(StyleError) -> ThumbnailSettings {
         let document: JSONValue
         do {
@@ -37,6 +40,6 @@ public enum StyleFile {
         guard let root = document.object else {
             throw StyleError(file: file, keyPath: "", message: "expected a JSON object at the top level")
         }
-        return try StyleReader(file: file).settings(root, theme: override, base: base)
+        return try StyleReader(file: file, mapStyle: mapStyle).settings(root, theme: override, base: base)
     }
 }

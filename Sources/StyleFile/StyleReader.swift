@@ -9,6 +9,8 @@ import ThumbnailCache
 struct StyleReader {
     /// The file's name, for errors.
     let file: String
+    /// Reads the map style file `basemap.style` names; nil when the caller reads none.
+    var mapStyle: ((String) throws -> String)? = nil
 
     /// An error at `path`.
     func fail(_ path: String, _ message: String) -> StyleError { StyleError(file: file, keyPath: path, message: message) }

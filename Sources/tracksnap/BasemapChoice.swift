@@ -3,12 +3,13 @@ import Glibc
 #endif
 import BatchRun
 import FileStore
+import MapStyle
 import MapTiles
 import SnapshotRendering
 import TileSources
 
-/// `--basemap SOURCE|none`, `--basemap-opacity X`, `--attribution TEXT`, `--tile-cache DIR` and
-/// `--offline`, shared by `render`, `run` and `listing`. Given over the style file's
+/// `--basemap SOURCE|none`, `--basemap-opacity X`, `--attribution TEXT`, `--map-style FILE`,
+/// `--tile-cache DIR` and `--offline`, shared by `render`, `run` and `listing`. Given over the style file's
 /// `basemap`, they win.
 struct BasemapChoice {
     /// `--basemap`: a source, or "none" to draw the grid whatever the style says.
@@ -21,9 +22,11 @@ struct BasemapChoice {
     var tileCache: String?
     /// `--offline`: only tiles already cached.
     var offline = false
+    /// `--map-style`: the MapLibre style file a vector basemap is drawn with.
+    var mapStyleFile: String?
 
     /// Whether an option that changes the images was given (`--tile-cache` and `--offline` do not).
-    var givesSettings: Bool { source != nil || opacity != nil || attribution != nil }
+    var givesSettings: Bool { source != nil || opacity != nil || attribution != nil || mapStyleFile != nil }
 
     /// The options that choose the map and so the images: `--basemap`, `--basemap-opacity` and
     /// `--attribution` (part of the cache key).
@@ -32,8 +35,9 @@ struct BasemapChoice {
             .text(
                 "--basemap", value: "SOURCE",
                 help: """
-                    draw a map under the route instead of the bare grid: an .mbtiles file (raster PNG/JPEG tiles), a folder of \
-                    {z}/{x}/{y}.png|jpg tiles, or an http(s) URL template with {z}, {x} and {y} ({-y} for TMS, {s} for subdomains a, b, c or \
+                    draw a map under the route instead of the bare grid: an .mbtiles or .pmtiles file of raster (PNG/JPEG) or vector \
+                    (pbf) tiles, a folder of {z}/{x}/{y}.png|jpg|pbf tiles, or an http(s) URL template with {z}, {x} and {y} (.pbf for \
+                    vector tiles; {-y} for TMS, {s} for subdomains a, b, c or \
                     the style's "subdomains"); a server that hangs costs each image a bounded time, and after 3 failed requests in a row \
                     it is not asked again in the run. 'none' draws the grid whatever the style says. Where the source has no tile \
                     (outside its zoom range or bounds, or a tile that cannot be read) the grid shows; the reason is in the render info. \
@@ -50,6 +54,14 @@ struct BasemapChoice {
                     index.json and the pages
                     """,
                 default: "the MBTiles metadata's 'attribution'", into: \.attribution),
+            .text(
+                "--map-style", value: "FILE",
+                help: """
+                    the MapLibre style (JSON) a vector basemap is drawn with: its background, fill and line layers; labels are not \
+                    drawn. Its content is part of the cache key (docs/vector-maps.md)
+                    """,
+                default: "the built-in style for the tiles' schema (OpenMapTiles or Protomaps), light or dark with the theme",
+                into: \.mapStyleFile),
         ]
     }
 
@@ -68,17 +80,37 @@ struct BasemapChoice {
         var settings = styled
         if let source { settings = BasemapSettings(source: source, keeping: styled) }
         guard var settings else {
-            if opacity != nil || attribution != nil || offline {
+            if opacity != nil || attribution != nil || offline || mapStyleFile != nil {
                 throw UsageError(
-                    message: "--basemap-opacity, --attribution and --offline need a basemap (--basemap SOURCE or the style's \"basemap\")")
+                    message:
+                        "--basemap-opacity, --attribution, --map-style and --offline need a basemap (--basemap SOURCE or the style's \"basemap\")"
+                )
             }
             return nil
         }
         if let opacity { settings.opacity = opacity }
         if let attribution { settings.attribution = attribution }
+        if let mapStyleFile { settings.mapStyle = try Self.readMapStyle(mapStyleFile, option: "--map-style") }
         if let problem = settings.validationProblem() { throw UsageError(message: problem) }
         // The content stamp is the library's to take (RunConfiguration.stampingBasemap).
         return settings
+    }
+
+    /// The text of the map style at `path`, checked by reading it as a MapLibre style, so a bad
+    /// style fails before any track is drawn; the message names the file and the key path.
+    static func readMapStyle(_ path: String, option: String) throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileStore.readFile(path, maximumBytes: 4 << 20)
+        } catch {
+            throw UsageError(message: "\(option): \(error)")
+        }
+        do {
+            _ = try MapStyleDocument(bytes: bytes)
+        } catch {
+            throw UsageError(message: "\(option) '\(path)': \(error)")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The opener for these options (`render`); URL tiles are cached in `--tile-cache`, else `fallbackCache`.
@@ -132,6 +164,7 @@ extension BasemapSettings {
             attribution = styled.attribution
             maximumOverzoomLevels = styled.maximumOverzoomLevels
             subdomains = styled.subdomains
+            mapStyle = styled.mapStyle
         }
     }
 }

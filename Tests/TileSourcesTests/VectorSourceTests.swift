@@ -66,7 +66,7 @@ struct VectorSourceTests {
             try FileStore.createDirectories("\(folder)/tree/\(coordinate.z)/\(coordinate.x)")
             try FileStore.writeAtomically(bytes, to: "\(folder)/tree/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).pbf")
         }
-        let track = try SnapshotRenderer.decode(trackBytes: Array(vaduzTrack.utf8), fileName: "vaduz.gpx")
+        let track = try SnapshotRenderer.decode(trackBytes: Array(vaduzTrack.utf8), fileName: "balzers.gpx")
         var images: [[UInt8]] = []
         for source in [mbtilesPath, pmtilesPath, folder + "/tree"] {
             var options = RenderOptions()
@@ -86,11 +86,11 @@ struct VectorSourceTests {
         #expect(images[0] == images[2], "MBTiles and the folder differ")
     }
 
-    /// A short walk in Vaduz, inside the fixture tiles.
+    /// A short walk in Balzers, inside the zoom-14 fixture tile 14/8624/5758.
     private let vaduzTrack = """
         <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>
-        <trkpt lat="47.1380" lon="9.5150"></trkpt><trkpt lat="47.1400" lon="9.5190"></trkpt>
-        <trkpt lat="47.1420" lon="9.5210"></trkpt><trkpt lat="47.1435" lon="9.5250"></trkpt>
+        <trkpt lat="47.06563" lon="9.49878"></trkpt><trkpt lat="47.06339" lon="9.50098"></trkpt>
+        <trkpt lat="47.06264" lon="9.50427"></trkpt><trkpt lat="47.06114" lon="9.50757"></trkpt>
         </trkseg></trk></gpx>
         """
 }
