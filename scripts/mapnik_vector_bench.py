@@ -14,11 +14,13 @@ Mapnik's OGR input takes no GDAL open options, and the MBTiles driver needs ZOOM
 zoom but the highest, so each tile zoom gets a small OGR VRT file naming the MBTiles file, the
 layer and the open option. The map (style and datasources) is built once per tile zoom and reused
 for every image at that zoom, as a long-lived worker would; each timed run sets the viewport and
-size, renders and encodes the PNG in memory. With a `track` key (a GPX file) in an input line the
+size, renders and encodes the PNG in memory: by default an 8-bit palette PNG (Mapnik's png8, which
+quantizes), the kind of file TrackSnap writes for a flat-coloured map; `--format png` gives RGBA,
+about twice the bytes and 20-70 ms less at the 1280x960 sizes. With a `track` key (a GPX file) in an input line the
 route is drawn on top (OGR GPX, layer "tracks"), as scripts/mapnik_bench.py does, so the peer does
 the same work as a TrackSnap image; --no-route leaves it out.
 
-usage: mapnik_vector_bench.py [--runs N] [--no-route] [--format png|png8|png32] [--save DIR]
+usage: mapnik_vector_bench.py [--runs N] [--no-route] [--format png8|png] [--save DIR]
                               [--dump-xml FILE] MBTILES VIEWPORTS.jsonl
   VIEWPORTS.jsonl: one JSON object a line, {"viewport_epsg3857": [minx, miny, maxx, maxy],
   "width": W, "height": H} in pixels, optionally "scale" (device pixels per point, default 1),
@@ -286,7 +288,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-route", action="store_true", help="draw the map only, not the input's track")
-    parser.add_argument("--format", default="png", help="Mapnik image format (png is Mapnik's 8-bit palette PNG)")
+    parser.add_argument("--format", default="png8", help="Mapnik image format: png8 (default) a 256-colour palette PNG, png RGBA")
     parser.add_argument("--save", help="write each image as DIR/NNNN.png")
     parser.add_argument("--dump-xml", help="write the style at the first image's tile zoom as Mapnik XML")
     parser.add_argument("mbtiles")

@@ -80,7 +80,7 @@ enum VectorBenchmark {
             perTrack[image.track] = (sum.wall + result.wall, sum.cpu + result.cpu, sum.bytes + result.bytes)
         }
         print(
-            "  Mapnik \(Benchmark.mapnikVersion()) through GDAL's MBTiles/MVT driver, OSM-Bright-like style, route on top (median over the tracks of each image's median):"
+            "  Mapnik \(Benchmark.mapnikVersion()) through GDAL's MBTiles/MVT driver, OSM-Bright-like style, route on top, palette PNG (median over the tracks of each image's median):"
         )
         for size in sizes {
             let results = zip(images, mapnik).filter { label($0.0) == size }.map(\.1)
