@@ -19,7 +19,7 @@ enum DevHelp {
         ),
         (
             "region", "region DIR COUNT [--bounds W,S,E,N]",
-            "write COUNT generated loops (walks, runs, hikes, rides) inside the bounds (default Liechtenstein, the vector benchmark's map)"
+            "write COUNT generated loops (walks, runs, hikes, rides) inside the bounds (default: Liechtenstein's border, the vector benchmark's map)"
         ),
         ("decode", "decode FILE", "map and decode one track file; prints its fix and segment count"),
         (

@@ -9,16 +9,13 @@ import TrackSynthesis
 ///
 /// - tiles: scripts/vector-tiles.sh makes the OpenMapTiles MBTiles of the Liechtenstein extract in
 ///   ../shared/maps with tilemaker (once; kept in WORK/vector/).
-/// - tracks: `RegionTracks` loops (walks, runs, hikes, rides) inside Liechtenstein.
+/// - tracks: `RegionTracks` loops (walks, runs, hikes, rides) inside Liechtenstein's border.
 /// - grid: a cold `tracksnap run --workers 1` over them (fresh queue and output each time; wall
 ///   time of the run, listing and fsync included), median of `runs`.
 /// - Mapnik: each image's `viewport_epsg3857` and size from that run's index.json, drawn with the
 ///   track on top, median of `runs` per image.
 /// - TrackSnap vector: not drawn yet; the column is printed as "not yet implemented".
 enum VectorBenchmark {
-    /// The extract's extent, [west, south, east, north] in degrees (../shared/maps/README.md).
-    static let liechtenstein = [9.4711, 47.0477, 9.6362, 47.2713]
-
     /// One image as the run's index.json lists it.
     struct Image {
         var track: String
@@ -107,7 +104,7 @@ enum VectorBenchmark {
         try? FileManager.default.removeItem(atPath: directory)
         try FileStore.createDirectories(directory)
         let hourAgo = Date().addingTimeInterval(-3600)
-        for file in RegionTracks.files(boundsLonLat: liechtenstein, count: count) {
+        for file in RegionTracks.files(count: count) {
             try FileStore.writeAtomically(Array(file.contents.utf8), to: directory + "/" + file.name)
             try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: directory + "/" + file.name)
         }
