@@ -12,7 +12,7 @@ RELEASE_BIN := .build/release
 RELEASE_FLAGS := -c release --static-swift-stdlib
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
-.PHONY: thumbnails test soak test-slurm bench golden samples deps build release install lint clean serve fuzz check-site
+.PHONY: thumbnails test soak test-slurm bench vector-tiles raster-tiles golden samples deps build release install lint clean serve fuzz check-site
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
@@ -103,10 +103,20 @@ check-site:
 	/usr/bin/python3 scripts/browser_check.py $(OUTPUT) $(OUTPUT)/.checks
 
 ## Per-stage medians and tracks/s for fixed generated tracks (release build), plus Mapnik on the same tracks.
+## The vector section also needs tilemaker (the OpenMapTiles tiles of ../shared/maps' Liechtenstein extract).
 bench: deps
 	@bash scripts/ensure-deps.sh time python3-mapnik || echo "bench: Mapnik is not installed; its column will be empty"
+	@bash scripts/ensure-deps.sh tilemaker || echo "bench: tilemaker is not installed; the vector section is skipped"
 	$(SWIFT) build $(RELEASE_FLAGS)
 	$(RELEASE_BIN)/tracksnap-dev bench --work .bench
+
+## The vector benchmark's map (issue 23) and issue 24's raster map drawn from it with Mapnik
+## (8-bit palette PNG tiles, zooms 10-16), in .bench/ (generated data, not in git).
+vector-tiles:
+	bash scripts/vector-tiles.sh .bench/vector/liechtenstein.mbtiles
+raster-tiles: vector-tiles
+	@bash scripts/ensure-deps.sh python3-mapnik
+	/usr/bin/python3 scripts/raster-tiles-from-vector.py .bench/raster/liechtenstein-osm.mbtiles --vector .bench/vector/liechtenstein.mbtiles
 
 ## Regenerate the golden images on purpose (tests compare against them with a stated tolerance).
 golden: deps

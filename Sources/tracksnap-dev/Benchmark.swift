@@ -30,6 +30,7 @@ enum Benchmark {
         if section == "listing" { return try ListingBenchmark.run(work: work) }
         if section == "product" { return try ProductBenchmark.run(work: work, runs: runs) }
         if section == "basemap" { return try BasemapBenchmark.run(work: work, trackCount: min(200, runs)) }
+        if section == "vector" { return try VectorBenchmark.run(work: work, runs: queueRuns) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
         let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
@@ -72,6 +73,7 @@ enum Benchmark {
         if section == "all" {
             try ProductBenchmark.run(work: work, runs: runs)
             try BasemapBenchmark.run(work: work)
+            try VectorBenchmark.run(work: work, runs: queueRuns)
             try ReaderBenchmark.run(work: work, runs: 5)
             try QueueBenchmark.run(work: work, runs: queueRuns)
             try ListingBenchmark.run(work: work)
@@ -197,7 +199,7 @@ enum Benchmark {
         return values.count == paths.count ? values : nil
     }
 
-    private static func mapnikVersion() -> String {
+    static func mapnikVersion() -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", "import mapnik; print(mapnik.mapnik_version())"]

@@ -17,13 +17,17 @@ enum DevHelp {
                       --jpeg      JPEG tiles instead of PNG (MBTiles only)
             """
         ),
+        (
+            "region", "region DIR COUNT [--bounds W,S,E,N]",
+            "write COUNT generated loops (walks, runs, hikes, rides) inside the bounds (default: Liechtenstein's border, the vector benchmark's map)"
+        ),
         ("decode", "decode FILE", "map and decode one track file; prints its fix and segment count"),
         (
             "repeat", "repeat FILE WIDTH SCALE COUNT",
             "render FILE COUNT times at WIDTH points (4:3) and SCALE, for profilers (WIDTH 0: the four default images)"
         ),
         (
-            "bench", "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|readers|queue|listing]",
+            "bench", "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|vector|readers|queue|listing]",
             "the render and batch benchmarks (make bench; release build)"
         ),
         (

@@ -104,7 +104,7 @@ enum QueueBenchmark {
 
     /// User + system CPU seconds of every child process waited for so far (workers included:
     /// `run` waits for them, so their time rolls up).
-    private static func childrenCPUSeconds() -> Double {
+    static func childrenCPUSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6

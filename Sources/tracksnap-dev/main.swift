@@ -62,6 +62,24 @@ do {
         // The benchmark's mixed archive (300–18,000 fixes, log-uniform), for scripts/slurm-check.sh.
         guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else { throw DevHelp.usageError("archive") }
         _ = try QueueBenchmark.archive(arguments[1], count: count, fixes: QueueBenchmark.mixedFixCount)
+    case "region":
+        // Loops inside one region, for benchmarks over a real map of it (the vector section).
+        guard arguments.count == 3 || (arguments.count == 5 && arguments[3] == "--bounds"), let count = Int(arguments[2]), count > 0 else {
+            throw DevHelp.usageError("region")
+        }
+        var outline = RegionTracks.liechtenstein
+        if arguments.count == 5 {
+            let bounds = arguments[4].split(separator: ",").compactMap { Double($0) }
+            guard bounds.count == 4, bounds[0] < bounds[2], bounds[1] < bounds[3] else {
+                throw DevHelp.usageError("region", "--bounds wants west,south,east,north in degrees with west < east and south < north")
+            }
+            outline = RegionTracks.outline(boundsLonLat: bounds)
+        }
+        try FileStore.createDirectories(arguments[1])
+        for file in RegionTracks.files(outlineLonLat: outline, count: count) {
+            try FileStore.writeAtomically(Array(file.contents.utf8), to: arguments[1] + "/" + file.name)
+        }
+        print("wrote \(count) tracks under \(arguments[1])")
     case "tiles":
         try TileSetCommand.run(Array(arguments.dropFirst()))
     case "decode":

@@ -1,0 +1,193 @@
+import FileStore
+import Foundation
+import TrackSynthesis
+
+/// `make bench` section "vector" (issue 23): the default four images of a region's tracks over a
+/// vector map, against the grid in the same `tracksnap run --workers 1` and against Mapnik drawing
+/// the same tiles, viewports and sizes through GDAL's MVT driver (scripts/mapnik_vector_bench.py,
+/// an OSM-Bright-like style).
+///
+/// - tiles: scripts/vector-tiles.sh makes the OpenMapTiles MBTiles of the Liechtenstein extract in
+///   ../shared/maps with tilemaker (once; kept in WORK/vector/).
+/// - tracks: `RegionTracks` loops (walks, runs, hikes, rides) inside Liechtenstein's border.
+/// - grid: a cold `tracksnap run --workers 1` over them (fresh queue and output each time; wall
+///   time of the run, listing and fsync included), median of `runs`.
+/// - Mapnik: each image's `viewport_epsg3857` and size from that run's index.json, drawn with the
+///   track on top, median of `runs` per image.
+/// - TrackSnap vector: not drawn yet; the column is printed as "not yet implemented".
+enum VectorBenchmark {
+    /// One image as the run's index.json lists it.
+    struct Image {
+        var track: String
+        var role: String
+        var width: Int
+        var height: Int
+        var scale: Double
+        var viewport: [Double]
+    }
+
+    static func run(work: String, trackCount: Int = 24, runs: Int = 3) throws {
+        let tracksnap = ".build/release/tracksnap"
+        guard FileManager.default.isExecutableFile(atPath: tracksnap) else { throw DevToolError("build \(tracksnap) first (make bench does)") }
+        let folder = work + "/vector"
+        try FileStore.createDirectories(folder)
+        let mbtiles = folder + "/liechtenstein.mbtiles"
+        guard execute("/bin/bash", [scriptsFolder + "/vector-tiles.sh", mbtiles], quiet: true) else {
+            print(
+                "\nVector: no vector tiles (scripts/vector-tiles.sh failed: tilemaker or the shared Liechtenstein extract missing); section skipped")
+            return
+        }
+        let archive = try writeTracks(folder + "/tracks", count: trackCount)
+        print(
+            "\nVector: \(trackCount) generated tracks in Liechtenstein, the default four images each, cold `tracksnap run --workers 1`, median of \(runs)"
+        )
+
+        // Wall time and CPU time (the run's workers included): on a shared machine the wall time
+        // swings with the other processes, the CPU time much less.
+        var gridTimes: [Double] = [], gridCPU: [Double] = []
+        let root = folder + "/grid"
+        for _ in 0..<runs {
+            try? FileManager.default.removeItem(atPath: root)
+            guard execute(tracksnap, ["enqueue", archive, "--jobs", root + "/Jobs", "--quiet"]) else {
+                throw DevToolError("tracksnap enqueue failed")
+            }
+            let start = ContinuousClock.now, cpuStart = QueueBenchmark.childrenCPUSeconds()
+            guard execute(tracksnap, ["run", "--jobs", root + "/Jobs", "--output", root + "/Output", "--workers", "1", "--quiet"]) else {
+                throw DevToolError("tracksnap run failed")
+            }
+            gridTimes.append(seconds(ContinuousClock.now - start) * 1000 / Double(trackCount))
+            gridCPU.append((QueueBenchmark.childrenCPUSeconds() - cpuStart) * 1000 / Double(trackCount))
+        }
+        let grid = Benchmark.median(gridTimes), gridCPUMedian = Benchmark.median(gridCPU)
+        print(
+            "  grid, a track (run / tracks):   \(format(grid, 1)) ms wall, \(format(gridCPUMedian, 1)) ms CPU (runs: \(gridTimes.map { format($0, 1) }.joined(separator: ", ")) ms wall)"
+        )
+        print("  TrackSnap vector:               not yet implemented (goal: ≤ 4x the grid, ≥ 10x faster than Mapnik)")
+
+        let images = try imagesOfRun(root + "/Output", archive: archive)
+        guard let mapnik = mapnikTimes(mbtiles: mbtiles, images: images, runs: runs, folder: folder) else {
+            print("  Mapnik: not available (install python3-mapnik and gdal-bin); no figures")
+            return
+        }
+        var sizes: [String] = []
+        for image in images where !sizes.contains(label(image)) { sizes.append(label(image)) }
+        var perTrack: [String: (wall: Double, cpu: Double, bytes: Int)] = [:]
+        for (image, result) in zip(images, mapnik) {
+            let sum = perTrack[image.track, default: (0, 0, 0)]
+            perTrack[image.track] = (sum.wall + result.wall, sum.cpu + result.cpu, sum.bytes + result.bytes)
+        }
+        print(
+            "  Mapnik \(Benchmark.mapnikVersion()) through GDAL's MBTiles/MVT driver, OSM-Bright-like style, route on top, palette PNG (median over the tracks of each image's median):"
+        )
+        for size in sizes {
+            let results = zip(images, mapnik).filter { label($0.0) == size }.map(\.1)
+            print(
+                "    \(size.padding(toLength: 12, withPad: " ", startingAt: 0)) \(format(Benchmark.median(results.map(\.wall)), 0)) ms wall, \(format(Benchmark.median(results.map(\.cpu)), 0)) ms CPU, tile zooms \(Set(results.map(\.tileZoom)).sorted().map(String.init).joined(separator: ","))"
+            )
+        }
+        let wall = Benchmark.median(perTrack.values.map(\.wall)), cpu = Benchmark.median(perTrack.values.map(\.cpu))
+        let cpuRange = perTrack.values.map(\.cpu).sorted()
+        print(
+            "    a track (four images): \(format(wall, 0)) ms wall, \(format(cpu, 0)) ms CPU (\(format(cpuRange.first ?? 0, 0))–\(format(cpuRange.last ?? 0, 0)) ms CPU over the tracks), \(perTrack.values.reduce(0) { $0 + $1.bytes } / max(1, perTrack.count) / 1024) KB of PNG; \(format(cpu / gridCPUMedian, 0))x the grid's CPU"
+        )
+    }
+
+    /// "1280x960@2x": an image's size in points and its scale, as the style names it.
+    private static func label(_ image: Image) -> String {
+        "\(Int((Double(image.width) / image.scale).rounded()))x\(Int((Double(image.height) / image.scale).rounded()))@\(format(image.scale, 0))x"
+    }
+
+    /// The region's tracks, written once (reused while complete) and aged an hour, because `enqueue`
+    /// waits for files modified in the last seconds.
+    private static func writeTracks(_ directory: String, count: Int) throws -> String {
+        if (try? FileStore.listDirectory(directory).count) == count { return directory }
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileStore.createDirectories(directory)
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for file in RegionTracks.files(count: count) {
+            try FileStore.writeAtomically(Array(file.contents.utf8), to: directory + "/" + file.name)
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: directory + "/" + file.name)
+        }
+        return directory
+    }
+
+    /// Every image of the run's listing with its viewport, in the listing's order.
+    private static func imagesOfRun(_ output: String, archive: String) throws -> [Image] {
+        var images: [Image] = []
+        let index = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(output + "/index.json"))) as? [String: Any]
+        for part in index?["parts"] as? [[String: Any]] ?? [] {
+            guard let path = part["path"] as? String else { continue }
+            let document = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(output + "/" + path))) as? [String: Any]
+            for track in document?["tracks"] as? [[String: Any]] ?? [] {
+                // A job is named "<hash>-<file name>": the file is in the archive under that name.
+                guard let job = (track["jobs"] as? [String])?.first, let dash = job.firstIndex(of: "-") else { continue }
+                let file = archive + "/" + job[job.index(after: dash)...]
+                for image in track["images"] as? [[String: Any]] ?? [] {
+                    guard let width = image["width"] as? Int, let height = image["height"] as? Int,
+                        let viewport = image["viewport_epsg3857"] as? [Double], viewport.count == 4
+                    else { continue }
+                    images.append(
+                        Image(
+                            track: file, role: image["role"] as? String ?? "", width: width, height: height,
+                            scale: image["scale"] as? Double ?? 1, viewport: viewport))
+                }
+            }
+        }
+        guard !images.isEmpty else { throw DevToolError("no images with a viewport in \(output)/index.json") }
+        return images
+    }
+
+    /// Mapnik's median wall and CPU milliseconds, tile zoom and PNG bytes for each image, or nil
+    /// when Mapnik or GDAL is missing.
+    private static func mapnikTimes(
+        mbtiles: String, images: [Image], runs: Int, folder: String
+    ) -> [(wall: Double, cpu: Double, tileZoom: Int, bytes: Int)]? {
+        let viewports = folder + "/viewports.jsonl"
+        var lines = ""
+        for image in images {
+            let object: [String: Any] = [
+                "viewport_epsg3857": image.viewport, "width": image.width, "height": image.height, "scale": image.scale,
+                "track": image.track, "role": image.role,
+            ]
+            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
+            lines += String(decoding: data, as: UTF8.self) + "\n"
+        }
+        guard (try? FileStore.writeAtomically(Array(lines.utf8), to: viewports)) != nil else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [scriptsFolder + "/mapnik_vector_bench.py", "--runs", String(runs), mbtiles, viewports]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let values = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+            line -> (wall: Double, cpu: Double, tileZoom: Int, bytes: Int)? in
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                let wall = object["median_ms"] as? Double, let cpu = object["median_cpu_ms"] as? Double,
+                let tileZoom = object["tile_zoom"] as? Int, let bytes = object["png_bytes"] as? Int
+            else { return nil }
+            return (wall, cpu, tileZoom, bytes)
+        }
+        return values.count == images.count ? values : nil
+    }
+
+    /// The repository's scripts/ folder (found from this source file, as `Benchmark.mapnik` does).
+    private static var scriptsFolder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts").path
+    }
+
+    /// Runs a program to its end; false when it cannot start or exits non-zero.
+    private static func execute(_ executable: String, _ arguments: [String], quiet: Bool = false) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if quiet { process.standardOutput = FileHandle.nullDevice }
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
