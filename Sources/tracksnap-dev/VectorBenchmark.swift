@@ -14,7 +14,8 @@ import TrackSynthesis
 ///   time of the run, listing and fsync included), median of `runs`.
 /// - Mapnik: each image's `viewport_epsg3857` and size from that run's index.json, drawn with the
 ///   track on top, median of `runs` per image.
-/// - TrackSnap vector: not drawn yet; the column is printed as "not yet implemented".
+/// - TrackSnap vector: the same run with `--basemap` the vector MBTiles (built-in style), runs
+///   alternating with the grid's so both see the same load.
 enum VectorBenchmark {
     /// One image as the run's index.json lists it.
     struct Image {
@@ -43,26 +44,22 @@ enum VectorBenchmark {
         )
 
         // Wall time and CPU time (the run's workers included): on a shared machine the wall time
-        // swings with the other processes, the CPU time much less.
-        var gridTimes: [Double] = [], gridCPU: [Double] = []
-        let root = folder + "/grid"
+        // swings with the other processes, the CPU time much less. Grid and vector runs alternate,
+        // so both see the same load.
+        var grid: [(wall: Double, cpu: Double)] = [], vector: [(wall: Double, cpu: Double)] = []
+        let root = folder + "/grid", vectorRoot = folder + "/vector-run"
         for _ in 0..<runs {
-            try? FileManager.default.removeItem(atPath: root)
-            guard execute(tracksnap, ["enqueue", archive, "--jobs", root + "/Jobs", "--quiet"]) else {
-                throw DevToolError("tracksnap enqueue failed")
-            }
-            let start = ContinuousClock.now, cpuStart = QueueBenchmark.childrenCPUSeconds()
-            guard execute(tracksnap, ["run", "--jobs", root + "/Jobs", "--output", root + "/Output", "--workers", "1", "--quiet"]) else {
-                throw DevToolError("tracksnap run failed")
-            }
-            gridTimes.append(seconds(ContinuousClock.now - start) * 1000 / Double(trackCount))
-            gridCPU.append((QueueBenchmark.childrenCPUSeconds() - cpuStart) * 1000 / Double(trackCount))
+            grid.append(try timedRun(tracksnap, archive: archive, root: root, extra: [], tracks: trackCount))
+            vector.append(try timedRun(tracksnap, archive: archive, root: vectorRoot, extra: ["--basemap", mbtiles], tracks: trackCount))
         }
-        let grid = Benchmark.median(gridTimes), gridCPUMedian = Benchmark.median(gridCPU)
+        let gridWall = Benchmark.median(grid.map(\.wall)), gridCPUMedian = Benchmark.median(grid.map(\.cpu))
+        let vectorWall = Benchmark.median(vector.map(\.wall)), vectorCPU = Benchmark.median(vector.map(\.cpu))
         print(
-            "  grid, a track (run / tracks):   \(format(grid, 1)) ms wall, \(format(gridCPUMedian, 1)) ms CPU (runs: \(gridTimes.map { format($0, 1) }.joined(separator: ", ")) ms wall)"
+            "  grid, a track (run / tracks):   \(format(gridWall, 1)) ms wall, \(format(gridCPUMedian, 1)) ms CPU (runs: \(grid.map { format($0.wall, 1) }.joined(separator: ", ")) ms wall), \(try pngKilobytes(root + "/Output", tracks: trackCount)) KB of PNG"
         )
-        print("  TrackSnap vector:               not yet implemented (goal: ≤ 4x the grid, ≥ 10x faster than Mapnik)")
+        print(
+            "  TrackSnap vector, a track:      \(format(vectorWall, 1)) ms wall, \(format(vectorCPU, 1)) ms CPU (runs: \(vector.map { format($0.wall, 1) }.joined(separator: ", ")) ms wall), \(try pngKilobytes(vectorRoot + "/Output", tracks: trackCount)) KB of PNG; \(format(vectorCPU / gridCPUMedian, 2))x the grid's CPU (goal ≤ 4x)"
+        )
 
         let images = try imagesOfRun(root + "/Output", archive: archive)
         guard let mapnik = mapnikTimes(mbtiles: mbtiles, images: images, runs: runs, folder: folder) else {
@@ -88,11 +85,30 @@ enum VectorBenchmark {
         let wall = Benchmark.median(perTrack.values.map(\.wall)), cpu = Benchmark.median(perTrack.values.map(\.cpu))
         let cpuRange = perTrack.values.map(\.cpu).sorted()
         print(
-            "    a track (four images): \(format(wall, 0)) ms wall, \(format(cpu, 0)) ms CPU (\(format(cpuRange.first ?? 0, 0))–\(format(cpuRange.last ?? 0, 0)) ms CPU over the tracks), \(perTrack.values.reduce(0) { $0 + $1.bytes } / max(1, perTrack.count) / 1024) KB of PNG; \(format(cpu / gridCPUMedian, 0))x the grid's CPU"
+            "    a track (four images): \(format(wall, 0)) ms wall, \(format(cpu, 0)) ms CPU (\(format(cpuRange.first ?? 0, 0))–\(format(cpuRange.last ?? 0, 0)) ms CPU over the tracks), \(perTrack.values.reduce(0) { $0 + $1.bytes } / max(1, perTrack.count) / 1024) KB of PNG; \(format(cpu / gridCPUMedian, 0))x the grid's CPU; TrackSnap vector is \(format(cpu / vectorCPU, 1))x faster (goal ≥ 10x)"
         )
     }
 
     /// "1280x960@2x": an image's size in points and its scale, as the style names it.
+    /// One cold `tracksnap run --workers 1` (fresh queue and output), per track: wall and CPU ms.
+    private static func timedRun(_ tracksnap: String, archive: String, root: String, extra: [String], tracks: Int) throws -> (wall: Double, cpu: Double) {
+        try? FileManager.default.removeItem(atPath: root)
+        guard execute(tracksnap, ["enqueue", archive, "--jobs", root + "/Jobs", "--quiet"]) else { throw DevToolError("tracksnap enqueue failed") }
+        let start = ContinuousClock.now, cpuStart = QueueBenchmark.childrenCPUSeconds()
+        guard execute(tracksnap, ["run", "--jobs", root + "/Jobs", "--output", root + "/Output", "--workers", "1", "--quiet"] + extra) else {
+            throw DevToolError("tracksnap run failed")
+        }
+        return (seconds(ContinuousClock.now - start) * 1000 / Double(tracks), (QueueBenchmark.childrenCPUSeconds() - cpuStart) * 1000 / Double(tracks))
+    }
+
+    /// The PNG bytes under `output`/thumbs a track, in KB.
+    private static func pngKilobytes(_ output: String, tracks: Int) throws -> Int {
+        let folder = output + "/thumbs"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }
+        let bytes = try names.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0) }
+        return bytes / max(1, tracks) / 1024
+    }
+
     private static func label(_ image: Image) -> String {
         "\(Int((Double(image.width) / image.scale).rounded()))x\(Int((Double(image.height) / image.scale).rounded()))@\(format(image.scale, 0))x"
     }
