@@ -82,6 +82,7 @@ let package = Package(
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "SnapshotRendering", "Raster", "TrackSynthesis"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
+        .testTarget(name: "HistoryListingTests", dependencies: ["HistoryListing"]),
         .testTarget(
             name: "BatchRunTests",
             dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport"],
