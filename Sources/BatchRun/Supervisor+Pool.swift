@@ -101,12 +101,7 @@ extension Supervisor {
     private func finish(_ child: ChildProcess, waitStatus: Int32) throws(RunError) {
         let signaled = waitStatus & 0x7F != 0 && waitStatus & 0x7F != 0x7F
         let exitCode = (waitStatus >> 8) & 0xFF
-        let deliberate: Bool
-        switch phase {
-        case .aborting: deliberate = true
-        case .stopping(let deadline): deliberate = Self.monotonicSeconds() >= deadline
-        case .draining, .windingDown: deliberate = false
-        }
+        let deliberate = phase.isDeliberate(at: Self.monotonicSeconds())
         // A SIGKILL this supervisor did not send may be the whole run being killed (kill -9 of the
         // process group, the OOM killer, a node being drained): give it a moment to reach this
         // process too, so that the claims are left to the next run's reaper, which does not
@@ -115,45 +110,7 @@ extension Supervisor {
             usleep(250_000)
         }
         do {
-            let held = try queue.claims(heldByProcess: child.pid)
-            // A worker publishes one job while it renders the next, so it may die holding two
-            // claims. The attempt goes to the job it was rendering (its last `claimed` message);
-            // the one being published only goes back, or an innocent job that keeps landing
-            // beside a poisonous one would be quarantined with it. With no job being rendered the
-            // death happened while publishing, and every claim it held counts, so a death that
-            // repeats there still ends in quarantine rather than a loop.
-            let culprit = child.currentJob.flatMap { current in held.contains { $0.name == current } ? current : nil }
-            for claim in held {
-                if deliberate || (culprit != nil && claim.name != culprit) {
-                    try queue.giveBack(claim, countsAsAttempt: false)
-                    summary.returned += 1
-                    continue
-                }
-                if child.ranOutOfMemory, claim.name == culprit {
-                    // Deterministic: the same track would exhaust the next worker the same way.
-                    let message =
-                        "the worker ran out of memory at its \(configuration.workerMemoryFenceBytes >> 20) MiB fence (twice --memory-limit \(configuration.memoryLimitBytes >> 20)) on this track; raise --memory-limit to render it"
-                    try queue.quarantine(claim, failureClass: .limit, message: message)
-                    summary.failed += 1
-                    record(job: claim.name, failureClass: FailureClass.limit.rawValue, message: message)
-                    continue
-                }
-                let failureClass: FailureClass = child.killedForTimeout ? .timeout : .crash
-                let message =
-                    child.killedForTimeout
-                    ? "ran past the \(Int(configuration.jobTimeoutSeconds)) s job timeout"
-                    : signaled
-                        ? "the worker crashed on this job (signal \(waitStatus & 0x7F))"
-                        : "the worker exited with status \(exitCode) on this job"
-                try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
-                if claim.attempt >= queue.maxAttempts {
-                    summary.failed += 1
-                    record(job: claim.name, failureClass: failureClass.rawValue, message: "\(message) (\(claim.attempt) attempts)")
-                } else {
-                    summary.returned += 1
-                    reporter.note("\(claim.name): \(message); retrying (attempt \(claim.attempt) of \(queue.maxAttempts))")
-                }
-            }
+            try returnClaims(of: child, waitStatus: waitStatus, deliberate: deliberate)
         } catch {
             throw .file(error)
         }
@@ -176,6 +133,53 @@ extension Supervisor {
             }
         }
         if signaled && phase == .draining { try spawn() }
+    }
+
+    /// Gives back what an exited worker still held: unchanged when the supervisor stopped it
+    /// (`deliberate`) or for the job it was publishing, as an attempt for the job it was
+    /// rendering (crash, timeout), quarantined at once when it ran out of memory.
+    private func returnClaims(of child: ChildProcess, waitStatus: Int32, deliberate: Bool) throws(FileError) {
+        let signaled = waitStatus & 0x7F != 0 && waitStatus & 0x7F != 0x7F
+        let exitCode = (waitStatus >> 8) & 0xFF
+        let held = try queue.claims(heldByProcess: child.pid)
+        // A worker publishes one job while it renders the next, so it may die holding two
+        // claims. The attempt goes to the job it was rendering (its last `claimed` message);
+        // the one being published only goes back, or an innocent job that keeps landing
+        // beside a poisonous one would be quarantined with it. With no job being rendered the
+        // death happened while publishing, and every claim it held counts, so a death that
+        // repeats there still ends in quarantine rather than a loop.
+        let culprit = child.currentJob.flatMap { current in held.contains { $0.name == current } ? current : nil }
+        for claim in held {
+            if deliberate || (culprit != nil && claim.name != culprit) {
+                try queue.giveBack(claim, countsAsAttempt: false)
+                summary.returned += 1
+                continue
+            }
+            if child.ranOutOfMemory, claim.name == culprit {
+                // Deterministic: the same track would exhaust the next worker the same way.
+                let message =
+                    "the worker ran out of memory at its \(configuration.workerMemoryFenceBytes >> 20) MiB fence (twice --memory-limit \(configuration.memoryLimitBytes >> 20)) on this track; raise --memory-limit to render it"
+                try queue.quarantine(claim, failureClass: .limit, message: message)
+                summary.failed += 1
+                record(job: claim.name, failureClass: FailureClass.limit.rawValue, message: message)
+                continue
+            }
+            let failureClass: FailureClass = child.killedForTimeout ? .timeout : .crash
+            let message =
+                child.killedForTimeout
+                ? "ran past the \(Int(configuration.jobTimeoutSeconds)) s job timeout"
+                : signaled
+                    ? "the worker crashed on this job (signal \(waitStatus & 0x7F))"
+                    : "the worker exited with status \(exitCode) on this job"
+            try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
+            if claim.attempt >= queue.maxAttempts {
+                summary.failed += 1
+                record(job: claim.name, failureClass: failureClass.rawValue, message: "\(message) (\(claim.attempt) attempts)")
+            } else {
+                summary.returned += 1
+                reporter.note("\(claim.name): \(message); retrying (attempt \(claim.attempt) of \(queue.maxAttempts))")
+            }
+        }
     }
 
     private func enforceDeadlines() {

@@ -49,6 +49,26 @@ public final class Supervisor {
         case stopping(deadline: Double)
         /// A second stop signal: the workers were killed; their claims go back unchanged.
         case aborting
+
+        /// Whether a claim given back at `now` is the supervisor's doing (an abort, or the stop
+        /// deadline passed), so no attempt is charged.
+        func isDeliberate(at now: Double) -> Bool {
+            switch self {
+            case .aborting: true
+            case .stopping(let deadline): now >= deadline
+            case .draining, .windingDown: false
+            }
+        }
+
+        /// Whether a stop signal ended the run: an abort always, a stop unless a temporary condition
+        /// stopped it too (`environmentalStop`: then it is reported as that).
+        func isSignalStop(besides environmentalStop: Bool) -> Bool {
+            switch self {
+            case .aborting: true
+            case .stopping: !environmentalStop
+            case .draining, .windingDown: false
+            }
+        }
     }
 
     let configuration: RunConfiguration
@@ -118,28 +138,7 @@ public final class Supervisor {
         }
         defer { lock?.release() }
         do {
-            try queue.prepare()
-            try store.prepare()
-            try RunConfigurationFile.sweep(queueRoot: queue.layout.root, identity: queue.identity)
-            try requeueIfSettingsChanged()
-            try requeueUnpublished()
-            for failure in try queue.quarantineIrregularJobs() where configuration.shard.contains(jobNamed: failure.job) {
-                summary.failed += 1
-                record(job: failure.job, failureClass: failure.failureClass.rawValue, message: failure.message)
-            }
-            let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: listing.stagingDirectories)
-            if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
-            if !reaped.superseded.isEmpty {
-                reporter.note("dropped \(reaped.superseded.count) claim(s) of a run that was killed: a newer version of each is queued")
-            }
-            for job in reaped.quarantined {
-                summary.failed += 1
-                record(
-                    job: job, failureClass: FailureClass.crash.rawValue,
-                    message: "the run died \(queue.maxInterruptions) times while it was in flight")
-            }
-            let ready = try queue.readyJobs(shard: configuration.shard)
-            total = ready.ready.count + ready.settling
+            try prepareQueue()
         } catch {
             throw .file(error)
         }
@@ -153,13 +152,45 @@ public final class Supervisor {
             try drain()
         }
 
-        // Stopped by a signal (an environmental stop is reported as such, not as an interruption).
-        let interrupted: Bool
-        switch phase {
-        case .aborting: interrupted = true
-        case .stopping: interrupted = !environmentalStop
-        case .draining, .windingDown: interrupted = false
+        let interrupted = phase.isSignalStop(besides: environmentalStop)
+        try refreshListing(startedWall: startedWall, interrupted: interrupted)
+        summary.seconds = Self.monotonicSeconds() - started
+        reporter.finish(summary)
+        let leftBehind = (try? queue.readyJobs(shard: configuration.shard).ready.count) ?? 0
+        return RunOutcome(
+            summary: summary, isTemporaryFailure: environmentalStop || (interrupted && leftBehind > 0), workerFailed: workerFailed)
+    }
+
+    /// Before the workers: folders, a dead run's configuration files, the requeues, irregular
+    /// jobs, the reaper; then counts the jobs to do.
+    private func prepareQueue() throws(FileError) {
+        try queue.prepare()
+        try store.prepare()
+        try RunConfigurationFile.sweep(queueRoot: queue.layout.root, identity: queue.identity)
+        try requeueIfSettingsChanged()
+        try requeueUnpublished()
+        for failure in try queue.quarantineIrregularJobs() where configuration.shard.contains(jobNamed: failure.job) {
+            summary.failed += 1
+            record(job: failure.job, failureClass: failure.failureClass.rawValue, message: failure.message)
         }
+        let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: listing.stagingDirectories)
+        if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
+        if !reaped.superseded.isEmpty {
+            reporter.note("dropped \(reaped.superseded.count) claim(s) of a run that was killed: a newer version of each is queued")
+        }
+        for job in reaped.quarantined {
+            summary.failed += 1
+            record(
+                job: job, failureClass: FailureClass.crash.rawValue,
+                message: "the run died \(queue.maxInterruptions) times while it was in flight")
+        }
+        let ready = try queue.readyJobs(shard: configuration.shard)
+        total = ready.ready.count + ready.settling
+    }
+
+    /// Refreshes the listing after the run; an environmental failure (or one after an
+    /// environmental stop) only makes the run temporary.
+    private func refreshListing(startedWall: Int64, interrupted: Bool) throws(RunError) {
         do {
             let end = ListingOccasion.RunEnd(
                 startedAtNanoseconds: startedWall, shardCount: configuration.shard.count, interrupted: interrupted || environmentalStop,
@@ -176,11 +207,6 @@ public final class Supervisor {
         } catch {
             throw .file(error)
         }
-        summary.seconds = Self.monotonicSeconds() - started
-        reporter.finish(summary)
-        let leftBehind = (try? queue.readyJobs(shard: configuration.shard).ready.count) ?? 0
-        return RunOutcome(
-            summary: summary, isTemporaryFailure: environmentalStop || (interrupted && leftBehind > 0), workerFailed: workerFailed)
     }
 
     /// A style or renderer-version change re-renders everything: every done job goes back to new/.

@@ -155,7 +155,9 @@ public struct ListingBuilder: Sendable {
         report.unpublished = listed.unpublished
         let order = listed.cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
         report.tracks = order.count
-        let items = order.map { IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card, json: $0.value.json, digest: $0.value.digest) }
+        let items = order.map {
+            IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card, json: $0.value.json, digest: $0.value.digest)
+        }
         let plan = SitePlan(items: items, pageSize: pageSize, manifest: manifest)
         let detailPages = plan.detailPages.compactMap { page -> SitePlan.File? in
             guard let entry = listed.cache.entries[page.id],

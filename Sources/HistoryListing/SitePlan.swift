@@ -83,7 +83,9 @@ struct SitePlan {
     static func removals(from manifest: [String: SiteWriter.Entry], liveDetails: Set<String>, pageCount: Int) -> [String] {
         manifest.keys.filter { id in
             if id.utf8.count == 64 { return !liveDetails.contains(id) }
-            guard let number = numbered(id, prefix: "page-", suffix: ".html") ?? numbered(id, prefix: SiteWriter.partDirectory + "/part-", suffix: ".json")
+            guard
+                let number = numbered(id, prefix: "page-", suffix: ".html")
+                    ?? numbered(id, prefix: SiteWriter.partDirectory + "/part-", suffix: ".json")
             else { return false }
             return number < 1 || number > pageCount
         }

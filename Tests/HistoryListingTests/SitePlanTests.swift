@@ -30,7 +30,10 @@ import Testing
         let plan = SitePlan(items: Self.listing(7), pageSize: 3, manifest: [:])
         #expect(plan.pageCount == 3)
         #expect(plan.detailPages.count == 7)
-        #expect(Set(plan.indexFiles.map(\.id)) == ["page-1.html", "page-2.html", "page-3.html", "index/part-1.json", "index/part-2.json", "index/part-3.json"])
+        #expect(
+            Set(plan.indexFiles.map(\.id)) == [
+                "page-1.html", "page-2.html", "page-3.html", "index/part-1.json", "index/part-2.json", "index/part-3.json",
+            ])
         #expect(plan.topFiles.map(\.id) == ["site.css", "index.html", "index.json"])
         #expect(plan.removals.isEmpty)
     }
