@@ -71,15 +71,23 @@ public final class Supervisor {
         }
     }
 
+    /// The run's settings (its basemap stamped).
     let configuration: RunConfiguration
+    /// The queue the run drains.
     let queue: JobQueue
+    /// Where the images are published.
     let store: ThumbnailStore
     private let listing: ListingBuilder
+    /// Progress and notes on standard error.
     let reporter: ProgressReporter
     private let executable: String
+    /// The live workers.
     var children: [ChildProcess] = []
+    /// What the run has done so far.
     var summary = RunSummary()
+    /// Jobs to do when the run started (ready and settling).
     var total = 0
+    /// Content hashes the workers reported (job name → digest), handed to the listing.
     var contentByJob: [String: SHA256Digest] = [:]
     /// Keys drawn by this run: an incomplete image drawn again keeps its key, and the listing
     /// must read its new record.
@@ -95,6 +103,7 @@ public final class Supervisor {
     var deathsBeforeAnyClaim = 0
     /// The signal self-pipe's read end (installed as `run` starts).
     var signals: Int32 = -1
+    /// When the run started (monotonic seconds).
     let started = monotonicSeconds()
     /// The configuration file the workers are started with (written as the run starts).
     private var configurationFile = ""
@@ -246,11 +255,13 @@ public final class Supervisor {
         if gone > 0 { reporter.note("\(gone) finished job(s) had lost their images or record: queued again") }
     }
 
+    /// Reports a failed job and keeps it for the summary (the caller counts it).
     func record(job: String, failureClass: String, message: String) {
         summary.failures.append(RunSummary.Failure(job: job, failureClass: failureClass, message: message))
         reporter.failure(job: job, failureClass: failureClass, message: message)
     }
 
+    /// Starts one worker with the run's configuration file.
     func spawn() throws(RunError) {
         do {
             children.append(try ChildProcess(executable: executable, arguments: ["tracksnap", "__worker", configurationFile]))
@@ -259,6 +270,7 @@ public final class Supervisor {
         }
     }
 
+    /// Seconds on the monotonic clock (timeouts and deadlines).
     static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
