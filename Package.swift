@@ -99,6 +99,7 @@ let package = Package(
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
+        .testTarget(name: "HistoryListingTests", dependencies: ["HistoryListing"]),
         .testTarget(
             name: "BatchRunTests",
             dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport"],
