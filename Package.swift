@@ -107,6 +107,7 @@ let package = Package(
             name: "VectorMapTests",
             dependencies: ["VectorMap", "VectorTiles", "MapStyle", "MapTiles", "MapGeometry", "Raster", "PNGEncoding", "TrackSynthesis"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
+        .testTarget(name: "HistoryListingTests", dependencies: ["HistoryListing"]),
         .testTarget(
             name: "BatchRunTests",
             dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport"],

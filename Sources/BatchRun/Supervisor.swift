@@ -37,30 +37,76 @@ public struct RunOutcome: Sendable {
 /// a per-job timeout can kill a stuck worker; memory is bounded per worker. The supervisor is a
 /// single-threaded poll loop over the workers' pipes and a signal self-pipe.
 public final class Supervisor {
-    private let configuration: RunConfiguration
-    private let queue: JobQueue
-    private let renderer: ThumbnailRenderer
-    private var store: ThumbnailStore { renderer.store }
+    /// Where the pool of workers is; see `Phase`.
+    enum Phase: Equatable {
+        /// Workers claim jobs; one that crashes is replaced.
+        case draining
+        /// A worker failed, or a temporary condition (a full disk) stops the run: the workers were
+        /// asked to stop after their job and none is replaced. A signal stops as in `draining`.
+        case windingDown
+        /// A stop signal came: the workers finish the jobs in flight until `deadline` (monotonic
+        /// seconds), then are killed and their claims given back unchanged.
+        case stopping(deadline: Double)
+        /// A second stop signal: the workers were killed; their claims go back unchanged.
+        case aborting
+
+        /// Whether a claim given back at `now` is the supervisor's doing (an abort, or the stop
+        /// deadline passed), so no attempt is charged.
+        func isDeliberate(at now: Double) -> Bool {
+            switch self {
+            case .aborting: true
+            case .stopping(let deadline): now >= deadline
+            case .draining, .windingDown: false
+            }
+        }
+
+        /// Whether a stop signal ended the run: an abort always, a stop unless a temporary condition
+        /// stopped it too (`environmentalStop`: then it is reported as that).
+        func isSignalStop(besides environmentalStop: Bool) -> Bool {
+            switch self {
+            case .aborting: true
+            case .stopping: !environmentalStop
+            case .draining, .windingDown: false
+            }
+        }
+    }
+
+    /// The run's settings (its basemap stamped).
+    let configuration: RunConfiguration
+    /// The queue the run drains.
+    let queue: JobQueue
+    /// Draws a track's images and publishes them (its store is where they go).
+    let renderer: ThumbnailRenderer
+    /// Where the images are published.
+    var store: ThumbnailStore { renderer.store }
     private let listing: ListingBuilder
-    private let reporter: ProgressReporter
+    /// Progress and notes on standard error.
+    let reporter: ProgressReporter
     private let executable: String
-    private var children: [ChildProcess] = []
-    private var summary = RunSummary()
-    private var total = 0
-    private var contentByJob: [String: SHA256Digest] = [:]
+    /// The live workers.
+    var children: [ChildProcess] = []
+    /// What the run has done so far.
+    var summary = RunSummary()
+    /// Jobs to do when the run started (ready and settling).
+    var total = 0
+    /// Content hashes the workers reported (job name → digest), handed to the listing.
+    var contentByJob: [String: SHA256Digest] = [:]
     /// Keys drawn by this run: an incomplete image drawn again keeps its key, and the listing
     /// must read its new record.
-    private var renderedKeys: Set<String> = []
-    private var stopping = false
-    private var aborting = false
-    private var environmentalStop = false
-    private var workerFailed = false
+    var renderedKeys: Set<String> = []
+    /// The pool's phase: the one state that decides spawning, deadlines and kills.
+    var phase = Phase.draining
+    /// What the run reports besides its phase: a temporary condition stopped it (exit 75; the
+    /// run is to be tried again later).
+    var environmentalStop = false
+    /// What the run reports besides its phase: a worker gave up for a reason of its own (exit 1).
+    var workerFailed = false
     /// Workers in a row that died by a signal before claiming a job (see `finish`).
-    private var deathsBeforeAnyClaim = 0
-    private var stopDeadline = 0.0
+    var deathsBeforeAnyClaim = 0
     /// The signal self-pipe's read end (installed as `run` starts).
-    private var signals: Int32 = -1
-    private let started = monotonicSeconds()
+    var signals: Int32 = -1
+    /// When the run started (monotonic seconds).
+    let started = monotonicSeconds()
     /// The configuration file the workers are started with (written as the run starts).
     private var configurationFile = ""
 
@@ -103,28 +149,7 @@ public final class Supervisor {
         }
         defer { lock?.release() }
         do {
-            try queue.prepare()
-            try store.prepare()
-            try RunConfigurationFile.sweep(queueRoot: queue.layout.root, identity: queue.identity)
-            try requeueIfSettingsChanged()
-            try requeueUnpublished()
-            for failure in try queue.quarantineIrregularJobs() where configuration.shard.contains(jobNamed: failure.job) {
-                summary.failed += 1
-                record(job: failure.job, failureClass: failure.failureClass.rawValue, message: failure.message)
-            }
-            let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: listing.stagingDirectories)
-            if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
-            if !reaped.superseded.isEmpty {
-                reporter.note("dropped \(reaped.superseded.count) claim(s) of a run that was killed: a newer version of each is queued")
-            }
-            for job in reaped.quarantined {
-                summary.failed += 1
-                record(
-                    job: job, failureClass: FailureClass.crash.rawValue,
-                    message: "the run died \(queue.maxInterruptions) times while it was in flight")
-            }
-            let ready = try queue.readyJobs(shard: configuration.shard)
-            total = ready.ready.count + ready.settling
+            try prepareQueue()
         } catch {
             throw .file(error)
         }
@@ -138,11 +163,50 @@ public final class Supervisor {
             try drain()
         }
 
-        let interrupted = aborting || (stopping && !environmentalStop)
+        let interrupted = phase.isSignalStop(besides: environmentalStop)
+        try refreshListing(startedWall: startedWall, interrupted: interrupted)
+        summary.seconds = Self.monotonicSeconds() - started
+        reporter.finish(summary)
+        let leftBehind = (try? queue.readyJobs(shard: configuration.shard).ready.count) ?? 0
+        return RunOutcome(
+            summary: summary, isTemporaryFailure: environmentalStop || (interrupted && leftBehind > 0), workerFailed: workerFailed)
+    }
+
+    /// Before the workers: folders, a dead run's configuration files, the requeues, irregular
+    /// jobs, the reaper; then counts the jobs to do.
+    private func prepareQueue() throws(FileError) {
+        try queue.prepare()
+        try store.prepare()
+        try RunConfigurationFile.sweep(queueRoot: queue.layout.root, identity: queue.identity)
+        try requeueIfSettingsChanged()
+        try requeueUnpublished()
+        for failure in try queue.quarantineIrregularJobs() where configuration.shard.contains(jobNamed: failure.job) {
+            summary.failed += 1
+            record(job: failure.job, failureClass: failure.failureClass.rawValue, message: failure.message)
+        }
+        let reaped = try queue.reap(leaseSeconds: configuration.leaseSeconds, stagingDirectories: listing.stagingDirectories)
+        if !reaped.returned.isEmpty { reporter.note("recovered \(reaped.returned.count) claim(s) of a run that was killed (no attempt charged)") }
+        if !reaped.superseded.isEmpty {
+            reporter.note("dropped \(reaped.superseded.count) claim(s) of a run that was killed: a newer version of each is queued")
+        }
+        for job in reaped.quarantined {
+            summary.failed += 1
+            record(
+                job: job, failureClass: FailureClass.crash.rawValue,
+                message: "the run died \(queue.maxInterruptions) times while it was in flight")
+        }
+        let ready = try queue.readyJobs(shard: configuration.shard)
+        total = ready.ready.count + ready.settling
+    }
+
+    /// Refreshes the listing after the run; an environmental failure (or one after an
+    /// environmental stop) only makes the run temporary.
+    private func refreshListing(startedWall: Int64, interrupted: Bool) throws(RunError) {
         do {
-            // Pruning only when this run sees the whole queue: other shards may be publishing.
-            let prunes = configuration.shard.count == 1 && !interrupted && !environmentalStop
-            let report = try listing.refresh(knownContent: contentByJob, prunesBefore: prunes ? startedWall : nil, redrawn: renderedKeys)
+            let end = ListingOccasion.RunEnd(
+                startedAtNanoseconds: startedWall, shardCount: configuration.shard.count, interrupted: interrupted || environmentalStop,
+                knownContent: contentByJob, redrawn: renderedKeys)
+            let report = try listing.refresh(after: .runEnded(end))
             if report.refusedToEmpty {
                 reporter.note(
                     "the listing was left as it is: no finished job in \(queue.layout.done), but the site lists tracks (tracksnap listing --allow-empty empties it)"
@@ -154,11 +218,6 @@ public final class Supervisor {
         } catch {
             throw .file(error)
         }
-        summary.seconds = Self.monotonicSeconds() - started
-        reporter.finish(summary)
-        let leftBehind = (try? queue.readyJobs(shard: configuration.shard).ready.count) ?? 0
-        return RunOutcome(
-            summary: summary, isTemporaryFailure: environmentalStop || (interrupted && leftBehind > 0), workerFailed: workerFailed)
     }
 
     /// A style or renderer-version change re-renders everything: every done job goes back to new/.
@@ -169,12 +228,8 @@ public final class Supervisor {
         let stamp = store.fingerprint.hex
         let previous = (try? FileStore.readFile(store.settingsStampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
         guard previous != stamp else { return }
-        var moved = 0
-        let live = try queue.liveJobNames()
-        for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
-            if try queue.requeueFinished(job, liveJobNames: live) { moved += 1 }
-        }
-        if moved > 0 { reporter.note("render settings changed: \(moved) finished job(s) queued again") }
+        let moved = try queue.requeueFinished(where: { _ in true })
+        if !moved.isEmpty { reporter.note("render settings changed: \(moved.count) finished job(s) queued again") }
         try FileStore.writeAtomically(Array(stamp.utf8), to: store.settingsStampPath)
     }
 
@@ -183,63 +238,33 @@ public final class Supervisor {
     /// So do jobs whose images lack map tiles that failed (they stay published until redrawn).
     private func requeueUnpublished() throws(FileError) {
         let found = try listing.unpublishedJobs()
-        var incomplete = 0
-        let live = try queue.liveJobNames()
-        for job in found.incomplete where configuration.shard.contains(jobNamed: job) {
-            if try queue.requeueFinished(job, liveJobNames: live) { incomplete += 1 }
-        }
-        if incomplete > 0 { reporter.note("\(incomplete) finished job(s) were drawn with missing map tiles: queued again") }
-        let jobs = found.lost.filter { configuration.shard.contains(jobNamed: $0) }
-        guard !jobs.isEmpty else { return }
+        let incomplete = Set(found.incomplete.filter { configuration.shard.contains(jobNamed: $0) })
+        let lost = Set(found.lost.filter { configuration.shard.contains(jobNamed: $0) })
+        guard !incomplete.isEmpty || !lost.isEmpty else { return }
         // A queue from before enqueue made copies holds hard links to archive files: editing
         // such a file in place changed the finished job's bytes, which is no lost image.
-        var archiveInodes: [String: UInt64] = [:]
-        for entry in ArchiveIndex.load(queue.layout.archiveIndex).entries.values { archiveInodes[entry.jobName] = entry.inode }
-        var lost = 0
-        var changed = 0
-        for job in jobs {
-            let path = queue.layout.done + "/" + job
-            let inode = try FileStore.status(path)?.inode
-            let isArchiveFile = inode != nil && inode == archiveInodes[job]
-            guard try queue.requeueFinished(job, liveJobNames: live) else { continue }
-            if isArchiveFile { changed += 1 } else { lost += 1 }
-        }
+        let edited = try queue.finishedJobsLinkedToArchive(lost)
+        let moved = try queue.requeueFinished(where: { incomplete.contains($0) || lost.contains($0) })
+        let redrawn = moved.count { incomplete.contains($0) }
+        let changed = moved.count { edited.contains($0) }
+        let gone = moved.count - redrawn - changed
+        if redrawn > 0 { reporter.note("\(redrawn) finished job(s) were drawn with missing map tiles: queued again") }
         if changed > 0 {
             reporter.note(
                 "\(changed) finished job(s) changed since they were rendered (the queue held a link to the archive file, which was edited): queued again"
             )
         }
-        if lost > 0 { reporter.note("\(lost) finished job(s) had lost their images or record: queued again") }
+        if gone > 0 { reporter.note("\(gone) finished job(s) had lost their images or record: queued again") }
     }
 
-    private func drain() throws(RunError) {
-        // A signal that came while the run prepared: stop before starting any worker.
-        handle(signals: SignalTrap.drain(signals))
-        if !stopping {
-            for _ in 0..<max(1, min(configuration.workers, total)) { try spawn() }
-        }
-        while !children.isEmpty {
-            var descriptors = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-            descriptors += children.map { pollfd(fd: $0.outputDescriptor, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&descriptors, nfds_t(descriptors.count), 200)
-            if descriptors[0].revents != 0 { handle(signals: SignalTrap.drain(signals)) }
-            var exited: [ChildProcess] = []
-            for (child, descriptor) in zip(children, descriptors.dropFirst()) where descriptor.revents != 0 {
-                let (messages, ended) = child.readMessages()
-                messages.forEach { handle($0, from: child) }
-                if ended { exited.append(child) }
-            }
-            for child in exited {
-                children.removeAll { $0 === child }
-                try finish(child, waitStatus: child.wait())
-            }
-            enforceDeadlines()
-            reporter.update(summary, total: total, elapsed: Self.monotonicSeconds() - started)
-        }
-        reporter.update(summary, total: total, elapsed: Self.monotonicSeconds() - started, force: true)
+    /// Reports a failed job and keeps it for the summary (the caller counts it).
+    func record(job: String, failureClass: String, message: String) {
+        summary.failures.append(RunSummary.Failure(job: job, failureClass: failureClass, message: message))
+        reporter.failure(job: job, failureClass: failureClass, message: message)
     }
 
-    private func spawn() throws(RunError) {
+    /// Starts one worker with the run's configuration file.
+    func spawn() throws(RunError) {
         do {
             children.append(try ChildProcess(executable: executable, arguments: ["tracksnap", "__worker", configurationFile]))
         } catch {
@@ -247,161 +272,8 @@ public final class Supervisor {
         }
     }
 
-    private func handle(signals: [Int32]) {
-        for _ in signals {
-            if !stopping {
-                stopping = true
-                stopDeadline = Self.monotonicSeconds() + configuration.stopDeadlineSeconds
-                summary.stoppedBecause = "interrupted by a signal"
-                reporter.note("stopping: finishing the jobs in flight (up to \(Int(configuration.stopDeadlineSeconds)) s; signal again to abort)")
-                children.forEach { $0.requestStop() }
-            } else if !aborting {
-                aborting = true
-                reporter.note("aborting: returning the jobs in flight to the queue")
-                children.forEach { kill($0.pid, SIGKILL) }
-            }
-        }
-    }
-
-    private func handle(_ message: WorkerMessage, from child: ChildProcess) {
-        switch message {
-        case let .claimed(job, _):
-            summary.claimed += 1
-            child.claimedAny = true
-            deathsBeforeAnyClaim = 0
-            child.currentJob = job
-            child.currentJobStart = Self.monotonicSeconds()
-        case let .finished(job, rendered, contentHex):
-            if rendered { summary.rendered += 1 } else { summary.cached += 1 }
-            contentByJob[job] = SHA256Digest(hex: contentHex)
-            if rendered, let content = SHA256Digest(hex: contentHex) { renderedKeys.insert(store.key(content: content).hex) }
-            child.jobEnded(job)
-        case let .incomplete(_, tilesFailed, cause):
-            summary.noteIncomplete(cause: cause, tilesFailed: tilesFailed)
-        case let .quarantined(job, failureClass, message):
-            summary.failed += 1
-            record(job: job, failureClass: failureClass, message: message)
-            child.jobEnded(job)
-        case let .returned(job, message):
-            summary.returned += 1
-            if !environmentalStop { reporter.note("\(job): returned to the queue: \(message)") }
-            child.jobEnded(job)
-        case let .superseded(job):
-            // Not this run's content for the job: a newer copy in new/, if any, is rendered.
-            contentByJob[job] = nil
-            reporter.note(
-                "\(job): its claim was removed while it rendered (a newer version was queued, or it was forgotten): not published as the track")
-            child.jobEnded(job)
-        case let .stop(message, temporary):
-            if temporary && !environmentalStop {
-                environmentalStop = true
-                summary.stoppedBecause = message
-                reporter.note("stopping: \(message)")
-            } else if !temporary {
-                reporter.failure(job: "worker", failureClass: "error", message: message)
-            }
-            children.forEach { $0.requestStop() }
-        case .outOfMemory:
-            child.ranOutOfMemory = true
-        }
-    }
-
-    private func record(job: String, failureClass: String, message: String) {
-        summary.failures.append(RunSummary.Failure(job: job, failureClass: failureClass, message: message))
-        reporter.failure(job: job, failureClass: failureClass, message: message)
-    }
-
-    /// A worker exited: whatever it still held goes back to new/ (as an attempt when it crashed
-    /// or timed out, unchanged when the supervisor stopped it), and a replacement starts.
-    private func finish(_ child: ChildProcess, waitStatus: Int32) throws(RunError) {
-        let signaled = waitStatus & 0x7F != 0 && waitStatus & 0x7F != 0x7F
-        let exitCode = (waitStatus >> 8) & 0xFF
-        let deliberate = aborting || (stopping && Self.monotonicSeconds() >= stopDeadline)
-        // A SIGKILL this supervisor did not send may be the whole run being killed (kill -9 of the
-        // process group, the OOM killer, a node being drained): give it a moment to reach this
-        // process too, so that the claims are left to the next run's reaper, which does not
-        // blame the jobs, instead of being charged here as crashes.
-        if signaled && waitStatus & 0x7F == SIGKILL && !child.killedForTimeout && !deliberate {
-            usleep(250_000)
-        }
-        do {
-            let held = try FileStore.listDirectory(queue.layout.running).compactMap(Claim.init(fileName:)).filter {
-                $0.host == queue.identity.host && $0.pid == child.pid
-            }
-            // A worker publishes one job while it renders the next, so it may die holding two
-            // claims. The attempt goes to the job it was rendering (its last `claimed` message);
-            // the one being published only goes back, or an innocent job that keeps landing
-            // beside a poisonous one would be quarantined with it. With no job being rendered the
-            // death happened while publishing, and every claim it held counts, so a death that
-            // repeats there still ends in quarantine rather than a loop.
-            let culprit = child.currentJob.flatMap { current in held.contains { $0.name == current } ? current : nil }
-            for claim in held {
-                if deliberate || (culprit != nil && claim.name != culprit) {
-                    try queue.giveBack(claim, countsAsAttempt: false)
-                    summary.returned += 1
-                    continue
-                }
-                if child.ranOutOfMemory, claim.name == culprit {
-                    // Deterministic: the same track would exhaust the next worker the same way.
-                    let message =
-                        "the worker ran out of memory at its \(configuration.workerMemoryFenceBytes >> 20) MiB fence (twice --memory-limit \(configuration.memoryLimitBytes >> 20)) on this track; raise --memory-limit to render it"
-                    try queue.quarantine(claim, failureClass: .limit, message: message)
-                    summary.failed += 1
-                    record(job: claim.name, failureClass: FailureClass.limit.rawValue, message: message)
-                    continue
-                }
-                let failureClass: FailureClass = child.killedForTimeout ? .timeout : .crash
-                let message =
-                    child.killedForTimeout
-                    ? "ran past the \(Int(configuration.jobTimeoutSeconds)) s job timeout"
-                    : signaled
-                        ? "the worker crashed on this job (signal \(waitStatus & 0x7F))"
-                        : "the worker exited with status \(exitCode) on this job"
-                try queue.giveBack(claim, countsAsAttempt: true, failureClass: failureClass, message: message)
-                if claim.attempt >= queue.maxAttempts {
-                    summary.failed += 1
-                    record(job: claim.name, failureClass: failureClass.rawValue, message: "\(message) (\(claim.attempt) attempts)")
-                } else {
-                    summary.returned += 1
-                    reporter.note("\(claim.name): \(message); retrying (attempt \(claim.attempt) of \(queue.maxAttempts))")
-                }
-            }
-        } catch {
-            throw .file(error)
-        }
-        if exitCode == 75 && !signaled { environmentalStop = true }
-        // A crash or a timeout kill gets a replacement worker; a worker that exited with an error
-        // of its own (it said why) would only fail again, so the run stops instead.
-        if !signaled && exitCode != 0 && exitCode != 75 && !workerFailed {
-            workerFailed = true
-            summary.stoppedBecause = "a worker failed (exit status \(exitCode))"
-            children.forEach { $0.requestStop() }
-        }
-        // A worker that dies before its first claim was not killed by a track; replacing it
-        // forever would be a crash loop (each death printing a backtrace into cron mail).
-        if signaled && !child.claimedAny && !deliberate {
-            deathsBeforeAnyClaim += 1
-            if deathsBeforeAnyClaim >= 3 && !workerFailed {
-                workerFailed = true
-                summary.stoppedBecause = "\(deathsBeforeAnyClaim) workers in a row died (signal \(waitStatus & 0x7F)) before claiming a job"
-                children.forEach { $0.requestStop() }
-            }
-        }
-        if signaled && !stopping && !environmentalStop && !workerFailed { try spawn() }
-    }
-
-    private func enforceDeadlines() {
-        let now = Self.monotonicSeconds()
-        for child in children {
-            if child.currentJob != nil, !child.killedForTimeout, now - child.currentJobStart > configuration.jobTimeoutSeconds {
-                child.killedForTimeout = true
-                kill(child.pid, SIGKILL)
-            }
-            if stopping, !aborting, now >= stopDeadline { kill(child.pid, SIGKILL) }
-        }
-    }
-
-    private static func monotonicSeconds() -> Double {
+    /// Seconds on the monotonic clock (timeouts and deadlines).
+    static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

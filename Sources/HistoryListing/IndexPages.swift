@@ -8,10 +8,15 @@
 struct IndexPages {
     /// One listed track, in listing order (newest first).
     struct Item {
+        /// The track id (its cache key).
         var id: String
+        /// "2024-05": the month heading it sits under.
         var month: String
+        /// Its card (`TrackFragments.card`).
         var card: ArraySlice<UInt8>
-        /// The card's digest (`ListingCache.Entry.digest`): a page's digest is made of these.
+        /// Its object in `index.json` (`TrackFragments.json`); the pages do not use it, its part does.
+        var json: ArraySlice<UInt8> = []
+        /// The track's digest (`ListingCache.Entry.digest`): a page's and a part's digests are made of these.
         var digest: UInt64
     }
 

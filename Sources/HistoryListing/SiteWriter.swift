@@ -96,7 +96,7 @@ struct SiteWriter {
 
     /// Writes `files` (manifest ids, see `relativePath(ofEntry:)`) atomically, in order, and
     /// records each in `manifest` with its digest and what `lstat` says after the rename.
-    func write(_ files: [(id: String, digest: UInt64, bytes: [UInt8])], recordingIn manifest: inout [String: Entry]) throws(FileError) {
+    func write(_ files: [SitePlan.File], recordingIn manifest: inout [String: Entry]) throws(FileError) {
         var start = 0
         while start < files.count {
             let batch = files[start..<min(files.count, start + Self.batchSize)]
@@ -135,29 +135,40 @@ struct SiteWriter {
         return damaged
     }
 
-    /// Removes what is on disk and should not be: detail pages of tracks not listed, numbered
-    /// pages and index parts past the last one, whether a manifest names them or not (a refresh
-    /// that died after writing pages and before its manifest left them unnamed); drops their
-    /// manifest entries. Returns how many files were removed. Only names this writer makes are
-    /// touched (`tracks/<64 hex>.html`, `page-N.html`, `index/part-N.json`).
-    func sweep(liveDetails: Set<String>, pageCount: Int, manifest: inout [String: Entry]) throws(FileError) -> Int {
+    /// What `apply` did.
+    struct Applied {
+        /// Files written (detail pages, parts, numbered pages, top files).
+        var filesWritten = 0
+        /// Bytes of the files written.
+        var bytesWritten = 0
+        /// Stale files removed (see `removeStale`).
+        var filesRemoved = 0
+    }
+
+    /// Carries out `plan`: the detail pages (`detailPages`, rendered from the plan's
+    /// `detailPages`), then the parts and numbered pages, then the top files, each batch written
+    /// atomically and recorded in `manifest`; then removes what the listing no longer has.
+    func apply(_ plan: SitePlan, detailPages: [SitePlan.File], manifest: inout [String: Entry]) throws(FileError) -> Applied {
+        try prepare()
+        var applied = Applied()
+        for files in [detailPages, plan.indexFiles, plan.topFiles] {
+            try write(files, recordingIn: &manifest)
+            applied.filesWritten += files.count
+            applied.bytesWritten += files.reduce(0) { $0 + $1.bytes.count }
+        }
+        applied.filesRemoved = try removeStale(plan.removals, liveDetails: plan.liveDetails, pageCount: plan.pageCount, manifest: &manifest)
+        return applied
+    }
+
+    /// Drops the manifest entries `removals` (`SitePlan.removals`) and removes what is on disk and
+    /// should not be: detail pages of tracks not in `liveDetails`, numbered pages and index parts
+    /// past `pageCount`, whether a manifest names them or not (a refresh that died after writing
+    /// pages and before its manifest left them unnamed). Returns how many files were removed.
+    /// Only names this writer makes are touched (`tracks/<64 hex>.html`, `page-N.html`,
+    /// `index/part-N.json`).
+    func removeStale(_ removals: [String], liveDetails: Set<String>, pageCount: Int, manifest: inout [String: Entry]) throws(FileError) -> Int {
+        for id in removals { manifest[id] = nil }
         var removed = 0
-        func numbered(_ name: String, prefix: String, suffix: String) -> Int? {
-            guard name.hasPrefix(prefix), name.hasSuffix(suffix), let number = Int(name.dropFirst(prefix.count).dropLast(suffix.count)),
-                name == prefix + String(number) + suffix
-            else { return nil }
-            return number
-        }
-        for id in manifest.keys {
-            if id.utf8.count == 64 {
-                if !liveDetails.contains(id) { manifest[id] = nil }
-            } else if let number = numbered(id, prefix: "page-", suffix: ".html")
-                ?? numbered(id, prefix: Self.partDirectory + "/part-", suffix: ".json"),
-                number < 1 || number > pageCount
-            {
-                manifest[id] = nil
-            }
-        }
         for name in try FileStore.listDirectory(root + "/" + Self.detailDirectory) where name.hasSuffix(".html") {
             let id = String(name.dropLast(5))
             guard id.utf8.count == 64, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), !liveDetails.contains(id)
@@ -167,7 +178,7 @@ struct SiteWriter {
         }
         for (directory, prefix, suffix) in [("", "page-", ".html"), (Self.partDirectory + "/", "part-", ".json")] {
             for name in try FileStore.listDirectory(root + "/" + directory) {
-                guard let number = numbered(name, prefix: prefix, suffix: suffix), number < 1 || number > pageCount else { continue }
+                guard let number = SitePlan.numbered(name, prefix: prefix, suffix: suffix), number < 1 || number > pageCount else { continue }
                 try FileStore.remove(root + "/" + directory + name)
                 removed += 1
             }

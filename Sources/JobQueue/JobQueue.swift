@@ -57,8 +57,9 @@ import FileStore
 //            in new/, and an ack finding any ready copy of NAME removes its claim instead of
 //            moving it to done/. A superseded worker reports nothing as published; its images
 //            are orphans the next pruning listing removes.
-//   requeue  rename(done/X, new/X) when the run's settings changed or a job's images are missing
-//            (`requeueFinished`), skipped when X has any live copy (see versions).
+//   requeue  rename(done/X, new/X) when the run's settings changed, a job's images or record are
+//            missing, or its images lack map tiles (`requeueFinished(where:)`, one pass over done/
+//            with the live names read once), skipped when X has any live copy (see versions).
 //   retry    `tracksnap retry`: rename(failed/X, new/X) with attempts and interruptions reset, then
 //            remove the sidecar.
 //   forget   `tracksnap forget` removes a job from every folder and from the archive index; the
@@ -67,6 +68,10 @@ import FileStore
 //            keeps a tombstone in the index, so enqueue skips it until it changes.
 //   mtimes   enqueue's copy keeps the archive file's mtime (the listing dates a track without
 //            times by it), so a claim's own mtime says nothing about its worker: heartbeat files do.
+//
+// Every step above is a method of JobQueue (this file, Reaper, Forget, ArchiveEnqueuer): no other
+// target renames or removes a job file, so this comment is the whole protocol. Callers decide
+// which jobs (a run picks the finished jobs to draw again), the queue moves them.
 //
 // Where this differs from the design note: staging files for outputs live next to their final
 // name (`.NAME.tmp~host~pid~rand`, FileStore.TemporaryName) rather than in Output/.tmp, so EXDEV
@@ -186,32 +191,10 @@ public struct JobQueue: Sendable {
         return true
     }
 
-    /// Puts a finished job back in new/ (settings changed, images lost), unless another version
-    /// of it is live (`liveJobNames`, or the queue's folders read now when nil): a copy waiting
-    /// in new/ under any counts, a claim in running/ (a dead run's too: the reaper gives it back)
-    /// or a quarantine is newer than done/, and a second live copy would let the older version
-    /// win. Returns whether it moved.
-    public func requeueFinished(_ name: String, liveJobNames: Set<String>? = nil) throws(FileError) -> Bool {
-        let live: Set<String>
-        if let liveJobNames { live = liveJobNames } else { live = try self.liveJobNames() }
-        guard !live.contains(name) else { return false }
-        return try FileStore.move(layout.done + "/" + name, to: layout.new + "/" + name)
-    }
-
-    /// The names of the jobs with a copy in new/ (any counts), running/ (any claim, its name
-    /// parsed or not) or failed/: read once for a pass of `requeueFinished`.
-    public func liveJobNames() throws(FileError) -> Set<String> {
-        var names = Set<String>()
-        for fileName in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(fileName) {
-            names.insert(JobName.parseReady(fileName).name)
-        }
-        for fileName in try FileStore.listDirectory(layout.running) where !fileName.hasPrefix(".") {
-            names.insert(Claim(fileName: fileName)?.name ?? Self.looseClaim(fileName).name)
-        }
-        for fileName in try FileStore.listDirectory(layout.failed) where !fileName.hasPrefix(".") && !fileName.hasSuffix(".error") {
-            names.insert(fileName)
-        }
-        return names
+    /// The claims in running/ made by process `pid` on this host (a worker that exited: what it
+    /// still held goes back).
+    public func claims(heldByProcess pid: Int32) throws(FileError) -> [Claim] {
+        try FileStore.listDirectory(layout.running).compactMap(Claim.init(fileName:)).filter { $0.host == identity.host && $0.pid == pid }
     }
 
     /// Whether a claim still exists (a superseded one was removed by enqueue or `forget`).

@@ -23,24 +23,26 @@ enum ListingBenchmark {
         print("  setup (done/ jobs and records): \(format(setup, 1)) s")
         let builder = ListingBuilder(queue: queue, store: store)
         var report = ListingReport()
+        // As `tracksnap listing` during a run: the listing's work without pruning.
+        let occasion = ListingOccasion.listingCommand(queueCheckedAtNanoseconds: 0, queueIdle: false)
         if ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_WARM_ONLY"] != "1" {
             // Cold: as after a fresh checkout of Output/ without the listing's state.
             for state in ["listing", "listing-cache", "pages", "catalog"] { try? FileStore.remove(store.stateDirectory + "/" + state) }
             try? FileManager.default.removeItem(atPath: store.root + "/tracks")
-            let cold = try timed { report = try builder.refresh() }
+            let cold = try timed { report = try builder.refresh(after: occasion) }
             print("  cold (hash every job, read every record, write every page): \(format(cold, 2)) s, \(report.pagesWritten) files")
         }
         var unchanged: [Double] = [], added: [Double] = [], forced: [Double] = []
         var next = count
         while FileStore.exists(queue.layout.done + "/track-\(next).gpx") { next += 1 }
         for _ in 0..<runs {
-            unchanged.append(try timed { report = try builder.refresh() })
+            unchanged.append(try timed { report = try builder.refresh(after: occasion) })
             try populate(queue: queue, store: store, range: next..<(next + 1))
             next += 1
-            added.append(try timed { report = try builder.refresh() })
+            added.append(try timed { report = try builder.refresh(after: occasion) })
             let addedPages = report.pagesWritten, addedBytes = report.bytesWritten
             try FileStore.remove(store.stateDirectory + "/listing")
-            forced.append(try timed { report = try builder.refresh() })
+            forced.append(try timed { report = try builder.refresh(after: occasion) })
             print(
                 "  run: unchanged \(format(unchanged.last!, 3)) s; one new track \(format(added.last!, 3)) s (\(addedPages) files, \(addedBytes / 1000) KB); forced \(format(forced.last!, 3)) s"
             )

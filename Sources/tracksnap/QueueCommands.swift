@@ -153,16 +153,12 @@ enum QueueCommands {
                 }
             }
         }
-        // Pruning removes images no finished job references; a job between publishing its
-        // images and reaching done/ holds a claim in running/. So: note the time, then look at
-        // the queue; when nothing is queued or running, every unreferenced file older than that
-        // time is an orphan (anything a run publishes later is newer). Otherwise this listing is
-        // early (shards still running: a user's mistake, or a task cancelled and not requeued)
-        // and prunes nothing; it lists what is done and says what it saw.
+        // The clock first, then the queue: the listing decides from both whether it may prune
+        // (`ListingOccasion.pruneLimitNanoseconds`).
         let checked = FileStore.nowNanoseconds()
         let status = try QueueStatus.read(queue)
         let idle = status.queued == 0 && status.running == 0
-        let report = try builder.refresh(prunesBefore: idle ? checked : nil)
+        let report = try builder.refresh(after: .listingCommand(queueCheckedAtNanoseconds: checked, queueIdle: idle))
         if report.refusedToEmpty {
             throw UsageError(
                 message:

@@ -1,0 +1,109 @@
+import ContentHash
+import FileStore
+import JobQueue
+import ThumbnailCache
+
+/// done/ read through the catalog (`ListingBuilder.scanDone`).
+struct DoneScan {
+    /// The catalog as it should now be (every job in done/ with its status and content hash).
+    var catalog = ListingCatalog()
+    /// Jobs by the cache key they list under (hex).
+    var jobsByKey: [String: [String]] = [:]
+    /// Each job's modification time (ns): a track without times is dated by it.
+    var fileTimes: [String: Int64] = [:]
+    /// Jobs whose bytes were hashed because the catalog did not know them.
+    var hashed = 0
+}
+
+/// The listing's tracks: the per-track cache brought up to date with done/.
+struct ListedTracks {
+    /// The cache, holding exactly the listed tracks.
+    var cache: ListingCache
+    /// Tracks built from their records in this refresh (the others come from the cache).
+    var built: [String: ListingTrack] = [:]
+    /// Jobs whose record is not published (yet) under these settings.
+    var unpublished = 0
+}
+
+extension ListingBuilder {
+    /// Finished jobs to draw again under the current settings: `lost`, whose images or record
+    /// are missing (lost in a crash, deleted by hand), so that done always means listed; and
+    /// `incomplete`, whose images were drawn with map tiles missing (offline, a locked file, a
+    /// server outage), so that they are redrawn once the tiles can be had.
+    public func unpublishedJobs() throws(FileError) -> (lost: [String], incomplete: [String]) {
+        let scan = try scanDone(knownContent: [:], catalog: ListingCatalog.load(catalogPath))
+        var missing: [String] = [], incomplete: [String] = []
+        for (keyHex, jobs) in scan.jobsByKey {
+            guard let key = CacheKey(hex: keyHex) else { continue }
+            if !store.isPublished(key) { missing += jobs } else if store.isIncomplete(key) { incomplete += jobs }
+        }
+        return (missing.sorted(), incomplete.sorted())
+    }
+
+    /// done/ read through the catalog: each job's cache key (hashing only jobs the catalog does
+    /// not know), the fresh catalog, file times, and how many were hashed.
+    func scanDone(knownContent: [String: SHA256Digest], catalog: ListingCatalog) throws(FileError) -> DoneScan {
+        var scan = DoneScan()
+        for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
+            let path = queue.layout.done + "/" + job
+            guard let status = try FileStore.status(path), status.isRegularFile else { continue }
+            let contentHex: String
+            if let known = knownContent[job] {
+                contentHex = known.hex
+            } else if let cached = catalog.contentHex(job: job, status: status) {
+                contentHex = cached
+            } else {
+                guard let bytes = try? FileStore.readFile(path) else { continue }
+                contentHex = SHA256.hash(bytes).hex
+                scan.hashed += 1
+            }
+            scan.catalog.record(job: job, status: status, contentHex: contentHex)
+            let key = CacheKey(content: SHA256Digest(hex: contentHex)!, settings: fingerprint).hex
+            scan.jobsByKey[key, default: []].append(job)
+            scan.fileTimes[job] = status.modificationNanoseconds
+        }
+        return scan
+    }
+
+    /// Whether the published site lists any track (its index and at least one image).
+    func siteListsTracks() -> Bool {
+        guard FileStore.exists(store.root + "/index.json") else { return false }
+        return ((try? FileStore.listDirectory(store.thumbsDirectory)) ?? []).contains { !$0.hasPrefix(".") && $0.hasSuffix(".png") }
+    }
+
+    /// The cache entry of every key in `scan`: kept from the cache on disk while its source name
+    /// and jobs are the same (and its record was not `redrawn`), else built from the published
+    /// record; a key with no record yet is not listed.
+    func listTracks(_ scan: DoneScan, redrawn: Set<String>) -> ListedTracks {
+        let sources = ArchiveIndex.load(queue.layout.archiveIndex).pathsByJobName
+        // Start from the loaded cache, so `save` knows what is already on disk and appends the rest.
+        var listed = ListedTracks(cache: ListingCache.load(cachePath))
+        let previous = listed.cache.entries
+        listed.cache.entries = [:]
+        for (keyHex, jobs) in scan.jobsByKey {
+            let sortedJobs = jobs.sorted()
+            let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]
+            if let entry = previous[keyHex], entry.source == source, entry.jobs == sortedJobs, !redrawn.contains(keyHex) {
+                listed.cache.entries[keyHex] = entry
+                continue
+            }
+            guard let track = listingTrack(keyHex, source: source, jobs: sortedJobs, fileTimes: scan.fileTimes) else {
+                listed.unpublished += jobs.count
+                continue
+            }
+            let fragments = TrackFragments(track)
+            listed.cache.entries[keyHex] = ListingCache.Entry(
+                source: source, jobs: sortedJobs, sortTime: track.sortTime, month: track.month,
+                digest: ListingCache.digest(fragments.json), json: fragments.json[...], card: fragments.card[...])
+            listed.cache.added.append(keyHex)
+            listed.built[keyHex] = track
+        }
+        return listed
+    }
+
+    /// A listed track from its published record; nil when the record is not there (yet).
+    func listingTrack(_ keyHex: String, source: String, jobs: [String], fileTimes: [String: Int64]) -> ListingTrack? {
+        guard let key = CacheKey(hex: keyHex), let record = store.record(key) else { return nil }
+        return ListingTrack(record: record, source: source, jobs: jobs, fileTime: Double(fileTimes[jobs[0]] ?? 0) / 1e9)
+    }
+}
