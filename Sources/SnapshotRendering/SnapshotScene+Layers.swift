@@ -58,7 +58,11 @@ extension SnapshotScene {
         summary.featuresDrawn = drawn.featuresDrawn
         summary.verticesDrawn = drawn.verticesDrawn
         summary.labelLayersSkipped = drawn.labelLayersSkipped
-        if drawn.tiles > 0, let basemap = options.basemap { summary.attribution = basemap.attribution(over: tiles.sourceDescription) }
+        if drawn.tiles > 0, let basemap = options.basemap {
+            var source = tiles.sourceDescription
+            if source.attribution == nil { source.attribution = drawn.schemaAttribution }
+            summary.attribution = basemap.attribution(over: source)
+        }
         report = summary
     }
 

@@ -46,7 +46,9 @@ public struct VectorMapPainter {
         var report = VectorMapReport(tileZoom: tileZoom)
         provider.beginImage()
         let tiles = fetch(window, provider: provider, report: &report)
-        let style = choice.document(forLayers: tiles.first?.tile.layers.map(\.name) ?? [])
+        let layerNames = tiles.first?.tile.layers.map(\.name) ?? []
+        let style = choice.document(forLayers: layerNames)
+        report.schemaAttribution = VectorMapStyle.attribution(forLayers: layerNames)
         report.labelLayersSkipped = style.symbolLayerCount
         let width = viewport.widthPixels, height = viewport.heightPixels
         reshape(width: width, height: height)
@@ -128,6 +130,13 @@ public enum VectorMapStyle: Sendable {
             let schema: BuiltInStyle.Schema = layerNames.contains("roads") && !layerNames.contains("transportation") ? .protomaps : .openMapTiles
             return Self.builtIns[BuiltInStyle(schema: schema, dark: dark)]!
         }
+    }
+
+    /// The credit tiles of a known schema call for (both are made from OpenStreetMap data, ODbL).
+    static func attribution(forLayers layerNames: [String]) -> String? {
+        if layerNames.contains("transportation") { return "© OpenMapTiles © OpenStreetMap contributors" }
+        if layerNames.contains("roads") { return "© Protomaps © OpenStreetMap contributors" }
+        return nil
     }
 
     /// The built-in styles, read once per process (a test checks that each reads).

@@ -14,8 +14,10 @@ public struct VectorMapReport: Sendable, Equatable {
     public var verticesDrawn = 0
     /// The style's label (`symbol`) layers, which are not drawn.
     public var labelLayersSkipped = 0
-    /// True when the target could not take a colour (a full palette): the caller draws the image
-    /// again in RGBA.
+    /// The credit the tiles' schema calls for (OpenMapTiles and Protomaps tiles are made from
+    /// OpenStreetMap data), for a source whose metadata names none; nil for an unknown schema.
+    public var schemaAttribution: String?
+    /// True when the target ran out of colours (a full palette): the caller draws the image again in RGBA.
     public var paletteFull = false
     /// What went wrong, one line each naming the tile (`z/x/y`) where there is one; at most 5.
     public var problems: [String] = []
