@@ -78,7 +78,8 @@ let package = Package(
             name: "TrackSynthesis",
             dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG"]),
         .executableTarget(
-            name: "tracksnap", dependencies: ["SnapshotRendering", "StyleFile", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles", "MapStyle"]),
+            name: "tracksnap",
+            dependencies: ["SnapshotRendering", "StyleFile", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles", "MapStyle"]),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
             name: "tracksnap-dev",

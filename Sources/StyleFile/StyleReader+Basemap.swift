@@ -28,7 +28,9 @@ extension StyleReader {
             }
         }
         if let v = map["style"] {
-            guard let path = v.string, !path.isEmpty else { throw fail("basemap.style", "expected the path of a MapLibre style file, found \(describe(v))") }
+            guard let path = v.string, !path.isEmpty else {
+                throw fail("basemap.style", "expected the path of a MapLibre style file, found \(describe(v))")
+            }
             guard let mapStyle else { throw fail("basemap.style", "a map style file cannot be read here") }
             do {
                 basemap.mapStyle = try mapStyle(path)

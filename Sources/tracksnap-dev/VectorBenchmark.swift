@@ -91,14 +91,17 @@ enum VectorBenchmark {
 
     /// "1280x960@2x": an image's size in points and its scale, as the style names it.
     /// One cold `tracksnap run --workers 1` (fresh queue and output), per track: wall and CPU ms.
-    private static func timedRun(_ tracksnap: String, archive: String, root: String, extra: [String], tracks: Int) throws -> (wall: Double, cpu: Double) {
+    private static func timedRun(
+        _ tracksnap: String, archive: String, root: String, extra: [String], tracks: Int
+    ) throws -> (wall: Double, cpu: Double) {
         try? FileManager.default.removeItem(atPath: root)
         guard execute(tracksnap, ["enqueue", archive, "--jobs", root + "/Jobs", "--quiet"]) else { throw DevToolError("tracksnap enqueue failed") }
         let start = ContinuousClock.now, cpuStart = QueueBenchmark.childrenCPUSeconds()
         guard execute(tracksnap, ["run", "--jobs", root + "/Jobs", "--output", root + "/Output", "--workers", "1", "--quiet"] + extra) else {
             throw DevToolError("tracksnap run failed")
         }
-        return (seconds(ContinuousClock.now - start) * 1000 / Double(tracks), (QueueBenchmark.childrenCPUSeconds() - cpuStart) * 1000 / Double(tracks))
+        let cpu = QueueBenchmark.childrenCPUSeconds() - cpuStart
+        return (seconds(ContinuousClock.now - start) * 1000 / Double(tracks), cpu * 1000 / Double(tracks))
     }
 
     /// The PNG bytes under `output`/thumbs a track, in KB.
