@@ -16,6 +16,7 @@ struct FingerprintTests {
         settings.options.basemap = BasemapSettings(source: "alps.mbtiles")
         settings.options.basemap?.attribution = "© OSM"
         settings.options.basemap?.subdomains = ["a", "b"]
+        settings.options.basemap?.mapStyle = #"{"version": 8, "layers": []}"#
         return settings
     }
 
@@ -70,6 +71,7 @@ struct FingerprintTests {
         "options.basemap.contentStamp": { $0.options.basemap?.contentStamp = "size 1 mtime 2" },
         "options.basemap.maximumOverzoomLevels": { $0.options.basemap?.maximumOverzoomLevels = 3 },
         "options.basemap.subdomains": { $0.options.basemap?.subdomains = ["a", "c"] },
+        "options.basemap.mapStyle": { $0.options.basemap?.mapStyle = #"{"version": 8, "layers": [], "name": "edited"}"# },
     ]
 
     /// Every stored field of the settings, by path: structs are walked (optionals unwrapped),

@@ -272,4 +272,31 @@ private let workDirectory: String = {
         #expect(dashed.status == 65 && dashed.stdout.isEmpty, "\(dashed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: workDirectory + "/range-jobs"))
     }
+
+    @Test func aMapStyleThatDoesNotReadStopsTheRenderNamingTheFileAndTheKeyPath() throws {
+        let tiles = workDirectory + "/vector-tiles/14/8624"
+        try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: fixturePath("vector/openmaptiles-liechtenstein-14-8624-5758.pbf.gz"), toPath: tiles + "/5758.pbf")
+        let style = workDirectory + "/bad-map-style.json"
+        try Data(#"{"version": 8, "sources": {}, "layers": [{"id": "w", "type": "line", "paint": {"line-width": ["let", "a", 1, 2]}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: style))
+        let output = workDirectory + "/vector.png"
+        let refused = try tracksnap([
+            "render", fixturePath("gpx11-basic.gpx"), "-o", output, "--basemap", workDirectory + "/vector-tiles", "--map-style", style,
+        ])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains(style) && refused.stderr.contains("layers[0]") && refused.stderr.contains("\"let\""), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        // The same style named by a style file (relative to it) is refused alike, naming the key.
+        let styleFile = workDirectory + "/with-map-style.json"
+        try Data(#"{"version": 1, "basemap": {"source": "vector-tiles", "style": "bad-map-style.json"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: styleFile))
+        let viaStyle = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", output, "--style", styleFile])
+        #expect(viaStyle.status == 2 && viaStyle.stderr.contains("basemap.style") && viaStyle.stderr.contains("layers[0]"), "\(viaStyle.stderr)")
+
+        let alone = try tracksnap(["render", fixturePath("gpx11-basic.gpx"), "-o", output, "--map-style", style])
+        #expect(alone.status == 2 && alone.stderr.contains("need a basemap"), "\(alone.stderr)")
+    }
 }
