@@ -103,22 +103,72 @@ extension IndexedCanvas: Blitter {
     public mutating func blend(_ mask: CoverageMask, color: RGBAColor) {
         guard !mask.isEmpty else { return }
         let steps = StrokeRamp.levelsPerRamp
+        // (index, level) → 1 + the blended colour's index; 0 while not yet blended.
         var blended = [UInt16](repeating: 0, count: 256 * (steps + 1))
-        for row in mask.minY...mask.maxY {
-            for column in mask.minX...mask.maxX {
-                let level = (Int(mask.values[row * mask.width + column]) * steps + 127) / 255
-                if level == 0 { continue }
-                let offset = (row + mask.originY) * width + column + mask.originX
-                let key = Int(indices[offset]) * (steps + 1) + level
-                if blended[key] == 0 {
-                    let result = IndexedCanvas.blend(palette[Int(indices[offset])], color, Double(level) / Double(steps))
-                    guard let index = palette.index(of: result) else {
-                        ranOutOfColors = true
-                        return
+        // Coverage → level once per coverage value, so the division stays out of the pixel loop.
+        let levelOf = (0..<256).map { UInt8(($0 * steps + 127) / 255) }
+        let canvasWidth = width, maskWidth = mask.width, columns = mask.minX...mask.maxX
+        // Raw pointers over the mask, the indices and the table: a vector map blends whole-image
+        // masks for every style layer, and checked indexing cost two thirds of such a render
+        // (perf, 2560×1920). The palette is taken out for the loop (a miss adds to it) and put back.
+        var palette = self.palette
+        var full = false
+        // The colour's own index once a fully covered pixel has put it in the palette (opaque
+        // colours only: full coverage then gives the colour whatever was below).
+        var opaqueIndex: UInt8?
+        defer {
+            self.palette = palette
+            if full { ranOutOfColors = true }
+        }
+        mask.values.withUnsafeBufferPointer { values in
+            levelOf.withUnsafeBufferPointer { levelOf in
+                indices.withUnsafeMutableBufferPointer { indices in
+                    blended.withUnsafeMutableBufferPointer { blended in
+                        for row in mask.minY...mask.maxY where !full {
+                            let source = values.baseAddress! + row * maskWidth
+                            let target = indices.baseAddress! + (row + mask.originY) * canvasWidth + mask.originX
+                            var column = columns.lowerBound
+                            while column <= columns.upperBound {
+                                // Eight uncovered pixels at a time: a map layer's mask spans the
+                                // image but covers little of it (roads, water).
+                                if column + 8 <= columns.upperBound + 1 {
+                                    let word = UnsafeRawPointer(source + column).loadUnaligned(as: UInt64.self)
+                                    if word == 0 {
+                                        column += 8
+                                        continue
+                                    }
+                                    // Eight fully covered pixels of an opaque colour become that
+                                    // colour whatever was below (a map's fills are mostly this).
+                                    if word == .max, let index = opaqueIndex {
+                                        (target + column).update(repeating: index, count: 8)
+                                        column += 8
+                                        continue
+                                    }
+                                }
+                                defer { column += 1 }
+                                let level = Int(levelOf[Int(source[column])])
+                                if level == 0 { continue }
+                                let old = Int(target[column])
+                                let key = old * (steps + 1) + level
+                                var entry = blended[key]
+                                if entry == 0, level == steps, let index = opaqueIndex {
+                                    entry = UInt16(index) + 1
+                                    blended[key] = entry
+                                } else if entry == 0 {
+                                    let result = IndexedCanvas.blend(palette[old], color, Double(level) / Double(steps))
+                                    guard let index = palette.index(of: result) else {
+                                        full = true
+                                        break
+                                    }
+                                    entry = UInt16(index) + 1
+                                    blended[key] = entry
+                                    if level == steps, color.alpha == 255 { opaqueIndex = index }
+                                }
+                                target[column] = UInt8(entry - 1)
+                            }
+                        }
                     }
-                    blended[key] = UInt16(index) + 1
                 }
-                indices[offset] = UInt8(blended[key] - 1)
             }
         }
     }

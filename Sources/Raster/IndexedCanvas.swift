@@ -66,6 +66,9 @@ public struct CanvasPalette: Sendable {
 
     /// Whether colours are merged coarsely (see `mergeTolerance`). Default: false.
     public var coarse = false
+    /// Whether colours are merged more coarsely still (see `mergeTolerance`): the last attempt for
+    /// a vector map, whose anti-aliased edges blend many pairs of colours. Default: false.
+    public var coarsest = false
 
     /// How far (in levels of 255, largest channel difference) a new colour may be from one
     /// already in the palette to take that one's index instead of a new entry. Normally 2, then
@@ -73,7 +76,10 @@ public struct CanvasPalette: Sendable {
     /// grid lines, a marker's ring over the route) share entries more as space runs short.
     /// Coarse: 4, then 6 from 128 entries, for a second attempt at an image whose edges did not
     /// fit (how often: `make bench`, docs/performance.md).
+    /// Coarsest: 8, then 12 from 128 entries and 16 from 192, on edge pixels only (a map's flat
+    /// colours are exact: each is the first of its neighbourhood to be added).
     public func mergeTolerance(paletteCount: Int) -> Int {
+        if coarsest { return paletteCount < 128 ? 8 : paletteCount < 192 ? 12 : 16 }
         if coarse { return paletteCount < 128 ? 4 : 6 }
         return paletteCount < 64 ? 2 : paletteCount < 128 ? 3 : 4
     }
@@ -111,6 +117,7 @@ public struct CanvasPalette: Sendable {
     /// Forgets every colour (and goes back to fine merging).
     mutating func removeAll() {
         coarse = false
+        coarsest = false
         colors.removeAll(keepingCapacity: true)
         table.removeAll()
     }

@@ -97,6 +97,11 @@ struct SnapshotScene {
         }
     }
 
+    /// Whether a vector map is one of the layers.
+    var drawsVectorMap: Bool {
+        layers.contains { if case .vectorMap = $0 { true } else { false } }
+    }
+
     /// The scale bar's (and the attribution's) look for an image: dots of one point on thumbnails
     /// and two on large images, so the label reads at both; a margin of 6 points.
     static func labelStyle(_ options: RenderOptions) -> ScaleBarStyle {

@@ -41,9 +41,6 @@ struct DrawContext {
     var verticesDrawn = 0
     /// Problems met while drawing ("a ring too costly to fill"…), at most a few.
     var problems: [String] = []
-    /// Reused point buffers.
-    var points: [PixelPoint] = []
-    var rings: [[PixelPoint]] = []
 
     init(tiles: [PlacedTile], canvas: PixelRect, scale: Double) {
         self.tiles = tiles
