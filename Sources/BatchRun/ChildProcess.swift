@@ -122,9 +122,9 @@ final class ChildProcess {
 }
 
 /// A worker could not be started.
-public struct SpawnError: Error, Sendable {
+package struct SpawnError: Error, Sendable {
     /// What failed.
-    public var message: String
+    package var message: String
 }
 
 /// pipe() with both ends close-on-exec (and optionally non-blocking). pipe2 is not visible

@@ -3,7 +3,7 @@
 
 extension Double {
     /// The value rounded to `places` decimals, e.g. `12.35.fixed(1)` is "12.4" (half away from zero).
-    public func fixed(_ places: Int) -> String {
+    package func fixed(_ places: Int) -> String {
         guard isFinite else { return "\(self)" }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
@@ -18,5 +18,5 @@ extension Double {
 
 extension Int {
     /// At least two digits, zero-padded: 7 → "07".
-    public var twoDigits: String { self < 10 && self >= 0 ? "0\(self)" : "\(self)" }
+    package var twoDigits: String { self < 10 && self >= 0 ? "0\(self)" : "\(self)" }
 }

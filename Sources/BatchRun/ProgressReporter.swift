@@ -5,7 +5,7 @@ import FileStore
 import FoundationEssentials
 
 /// How a run talks to the person or program that started it.
-public enum ProgressMode: Sendable, Equatable {
+package enum ProgressMode: Sendable, Equatable {
     /// A live bar on stderr (a terminal): done/total, tracks/s, ETA, failures so far.
     case bar
     /// One line per failure and a summary at the end (the default off a terminal).

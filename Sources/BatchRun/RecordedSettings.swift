@@ -10,14 +10,14 @@ import TrackFormats
 /// images a listing finds published) and `.tracksnap/settings-described` one `name = value` line
 /// per setting, to name what differs. `tracksnap listing` given no settings lists under these; given
 /// others it refuses, since every image and page the runs published would be unlisted and pruned.
-public struct RecordedSettings: Sendable, Equatable {
+package struct RecordedSettings: Sendable, Equatable {
     /// The fingerprint the runs keyed their images with.
-    public var fingerprint: SHA256Digest
+    package var fingerprint: SHA256Digest
     /// `name = value` lines (`describe`); empty when the output was made before they were kept.
-    public var lines: [String]
+    package var lines: [String]
 
     /// What `store`'s folder records; nil when no run recorded anything there.
-    public static func load(_ store: ThumbnailStore) -> RecordedSettings? {
+    package static func load(_ store: ThumbnailStore) -> RecordedSettings? {
         guard let stamp = try? FileStore.readFile(store.settingsStampPath, maximumBytes: 256),
             let fingerprint = SHA256Digest(hex: String(decoding: stamp, as: UTF8.self))
         else { return nil }
@@ -27,7 +27,7 @@ public struct RecordedSettings: Sendable, Equatable {
 
     /// Writes the description of `settings` (those `store` is keyed by) when it is missing or
     /// different (the stamp itself is written by the run once the re-queueing it implies is done).
-    public static func recordDescription(of settings: ThumbnailSettings, in store: ThumbnailStore) throws(FileError) {
+    package static func recordDescription(of settings: ThumbnailSettings, in store: ThumbnailStore) throws(FileError) {
         let bytes = Array((describe(settings).joined(separator: "\n") + "\n").utf8)
         if (try? FileStore.readFile(descriptionPath(store), maximumBytes: 1 << 22)) == bytes { return }
         try FileStore.writeAtomically(bytes, to: descriptionPath(store))
@@ -36,7 +36,7 @@ public struct RecordedSettings: Sendable, Equatable {
     /// One `name = value` line per setting that decides how images look (the values the
     /// fingerprint is made of; the input limits are left out), e.g.
     /// `options.style.coloring = speed`.
-    public static func describe(_ settings: ThumbnailSettings) -> [String] {
+    package static func describe(_ settings: ThumbnailSettings) -> [String] {
         var drawn = settings
         drawn.options.limits = DecodingLimits()
         var lines: [String] = []
@@ -66,7 +66,7 @@ public struct RecordedSettings: Sendable, Equatable {
 
     /// How `settings` differ from these, one phrase per setting (at most `limit`); empty when
     /// the fingerprints agree. Without a recorded description, the fingerprints are named.
-    public func differences(from settings: ThumbnailSettings, limit: Int = 4) -> [String] {
+    package func differences(from settings: ThumbnailSettings, limit: Int = 4) -> [String] {
         guard settings.fingerprint != fingerprint else { return [] }
         let recorded = Self.values(lines), given = Self.values(Self.describe(settings))
         var phrases: [String] = []

@@ -11,72 +11,72 @@ import TrackFormats
 /// The supervisor hands it to its workers whole: it writes it once into the queue
 /// (`RunConfigurationFile`) and starts each worker with that file's path, so a worker renders with
 /// exactly the settings (style, basemap and its content stamp) the run started with.
-public struct RunConfiguration: Sendable, Equatable, Codable {
+package struct RunConfiguration: Sendable, Equatable, Codable {
     /// The encoding's version: a worker refuses a file written in another. Raise it whenever a
     /// field is added, removed or changes meaning (every field is required when decoding), so a
     /// worker of another build says so instead of guessing.
-    public static let currentFormatVersion = 1
+    package static let currentFormatVersion = 1
     /// The version this value was written in. Default: `currentFormatVersion`.
-    public var formatVersion = RunConfiguration.currentFormatVersion
+    package var formatVersion = RunConfiguration.currentFormatVersion
     /// The queue folder. Default: "Jobs".
-    public var jobsDirectory = "Jobs"
+    package var jobsDirectory = "Jobs"
     /// The published site. Default: "Output".
-    public var outputDirectory = "Output"
+    package var outputDirectory = "Output"
     /// Worker processes. Default: the number of online cores.
-    public var workers = RunConfiguration.onlineCores
+    package var workers = RunConfiguration.onlineCores
     /// Which jobs this run takes. Default: all.
-    public var shard = ShardSelection.all
+    package var shard = ShardSelection.all
     /// A job file in new/ modified this recently (and writable) waits. Default: 3 s.
-    public var settleSeconds = 3.0
+    package var settleSeconds = 3.0
     /// A claim from another host without a heartbeat for this long is stale. Default: 600 s.
-    public var leaseSeconds = 600.0
+    package var leaseSeconds = 600.0
     /// A job running longer is killed and retried (counts as an attempt). Default: 120 s.
-    public var jobTimeoutSeconds = 120.0
+    package var jobTimeoutSeconds = 120.0
     /// After SIGTERM/SIGINT, in-flight jobs get this long to finish before they are returned.
     /// Default: 20 s.
-    public var stopDeadlineSeconds = 20.0
+    package var stopDeadlineSeconds = 20.0
     /// Attempts before a crashing job is quarantined. Default: 3.
-    public var maxAttempts = 3
+    package var maxAttempts = 3
     /// Whole-run deaths with a job in flight before that job is quarantined (see
     /// `JobQueue.maxInterruptions`). Default: 6.
-    public var maxRunDeaths = 6
+    package var maxRunDeaths = 6
     /// Whether the per-host lock is taken. Default: true. (Off only for tests that show
     /// correctness does not depend on it.)
-    public var usesLock = true
+    package var usesLock = true
     /// The per-job memory ceiling (`DecodingLimits.maximumMemoryBytes`, `--memory-limit`): a
     /// track that would need more fails with class `limit`. Default: 512 MiB.
-    public var memoryLimitBytes = DecodingLimits().maximumMemoryBytes
+    package var memoryLimitBytes = DecodingLimits().maximumMemoryBytes
     /// What is rendered.
-    public var settings = ThumbnailSettings()
+    package var settings = ThumbnailSettings()
     /// Where URL basemap tiles are cached on disk (`--tile-cache`). Default: nil, meaning
     /// `tile-cache/` in the queue folder (`tileCachePath`).
-    public var tileCacheDirectory: String? = nil
+    package var tileCacheDirectory: String? = nil
     /// Use only cached URL tiles, never the network (`--offline`). Default: false.
-    public var offlineTiles = false
+    package var offlineTiles = false
     /// Whether `listing` may empty a site that lists tracks (`--allow-empty`). Default: false.
-    public var allowsEmptySite = false
+    package var allowsEmptySite = false
     /// Whether `listing` was given style or basemap options (`--style`, `--theme`, `--color-by`,
     /// `--basemap`, `--basemap-opacity`, `--attribution`). Without them it lists under the
     /// settings the runs recorded (`RecordedSettings`). Default: false.
-    public var listingSettingsGiven = false
+    package var listingSettingsGiven = false
     /// Whether `listing` may list under given settings that differ from the runs' recorded ones
     /// (`--override-settings`): what was not rendered under them is unlisted and pruned. Default: false.
-    public var overridesRecordedSettings = false
+    package var overridesRecordedSettings = false
     /// Cards per index page of the listing. Default: 60.
-    public var listingPageSize = 60
+    package var listingPageSize = 60
     /// The version written into failure records.
-    public var version = ""
+    package var version = ""
 
     /// The defaults above.
-    public init() {}
+    package init() {}
 
     /// The number of online cores (at least 1).
-    public static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Why the queue and output folders cannot be used together, or nil: an output folder inside
     /// the queue would be taken for jobs (the site's files moved into failed/), and a queue inside
     /// the output folder would be served to the world with every private track in it.
-    public var foldersProblem: String? {
+    package var foldersProblem: String? {
         for (path, role) in [(outputDirectory, "output folder"), (jobsDirectory, "queue")] {
             if let status = (try? FileStore.statusFollowingLinks(path)) ?? nil, !status.isDirectory {
                 return "the \(role) '\(path)' is \(status.kindDescription), not a folder"
@@ -92,7 +92,7 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
     }
 
     /// The queue this configuration names, for this process.
-    public func makeQueue() -> JobQueue {
+    package func makeQueue() -> JobQueue {
         var queue = JobQueue(root: jobsDirectory)
         queue.maxAttempts = maxAttempts
         queue.maxInterruptions = maxRunDeaths
@@ -102,7 +102,7 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
     }
 
     /// The listing builder this configuration names.
-    public func makeListing() -> ListingBuilder {
+    package func makeListing() -> ListingBuilder {
         var builder = ListingBuilder(queue: makeQueue(), store: makeStore())
         builder.pageSize = listingPageSize
         return builder
@@ -113,18 +113,18 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
     /// misjudge stops its own worker with a clear failure instead of pushing the machine into
     /// swap or the OOM killer (which may pick a bystander). Twice: a worker holds one track being
     /// rendered and the images of the one being published, plus its buffers.
-    public var workerMemoryFenceBytes: Int { memoryLimitBytes * 2 }
+    package var workerMemoryFenceBytes: Int { memoryLimitBytes * 2 }
 
     /// Seconds one image may spend on map tiles, from any source: an eighth of the job timeout, at
     /// most 15; a track's images together get four times that (`TileTimeBudget`), so a tile server
     /// that hangs or an MBTiles file locked mid-run never costs a job its timeout.
-    public var imageTileDeadlineSeconds: Double { min(15, jobTimeoutSeconds / 8) }
+    package var imageTileDeadlineSeconds: Double { min(15, jobTimeoutSeconds / 8) }
 
     /// Where URL tiles are cached.
-    public var tileCachePath: String { tileCacheDirectory ?? jobsDirectory + "/tile-cache" }
+    package var tileCachePath: String { tileCacheDirectory ?? jobsDirectory + "/tile-cache" }
 
     /// Opens the configured basemap's sources (URL tiles cached in `tileCachePath`).
-    public func makeBasemapOpener() -> BasemapOpener {
+    package func makeBasemapOpener() -> BasemapOpener {
         var opener = BasemapOpener(tileCacheDirectory: tileCachePath)
         opener.offline = offlineTiles
         opener.version = version
@@ -135,7 +135,7 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
     /// The settings images are keyed and drawn with: `settings` with the memory ceiling, and a
     /// basemap without a content stamp gets one taken now (`stampingBasemap`), so every caller
     /// keys images by what the source holds.
-    public func renderSettings() -> ThumbnailSettings {
+    package func renderSettings() -> ThumbnailSettings {
         var settings = settings
         if let basemap = settings.options.basemap, basemap.contentStamp.isEmpty {
             settings = stampingBasemap().settings
@@ -145,15 +145,15 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
     }
 
     /// The renderer (and its store) this configuration names, with `renderSettings()`.
-    public func makeRenderer() -> ThumbnailRenderer { ThumbnailRenderer(root: outputDirectory, settings: renderSettings()) }
+    package func makeRenderer() -> ThumbnailRenderer { ThumbnailRenderer(root: outputDirectory, settings: renderSettings()) }
 
     /// The store this configuration names, keyed by `renderSettings()`.
-    public func makeStore() -> ThumbnailStore { ThumbnailStore(root: outputDirectory, settings: renderSettings()) }
+    package func makeStore() -> ThumbnailStore { ThumbnailStore(root: outputDirectory, settings: renderSettings()) }
 
     /// This configuration with the basemap's content stamp taken now (`BasemapOpener.contentStamp`),
     /// so a replaced MBTiles file or tile folder changes the cache key. A run takes it as it
     /// starts, and its workers use the one it took.
-    public func stampingBasemap() -> RunConfiguration {
+    package func stampingBasemap() -> RunConfiguration {
         var stamped = self
         if let source = settings.options.basemap?.source {
             stamped.settings.options.basemap?.contentStamp = BasemapOpener.contentStamp(of: source)

@@ -6,22 +6,22 @@ import JobQueue
 /// (named after the supervisor that wrote it): written once, atomically, as the run starts; each
 /// worker is started with its path and decodes it. Removed when the run ends; a file left by a
 /// supervisor that died is swept by the next run on its host.
-public enum RunConfigurationFile {
+package enum RunConfigurationFile {
     /// Private: the file may hold a URL template with an API key.
     static let permissions: mode_t = 0o600
     /// Far more than a configuration needs (a style's values, a few paths).
     static let maximumBytes = 1 << 20
 
     /// The private folder of run configurations in the queue at `queueRoot`.
-    public static func directory(queueRoot: String) -> String { QueueLayout(root: queueRoot).root + "/.run" }
+    package static func directory(queueRoot: String) -> String { QueueLayout(root: queueRoot).root + "/.run" }
 
     /// The file of the run supervised by `owner`.
-    public static func path(queueRoot: String, owner: ProcessIdentity) -> String {
+    package static func path(queueRoot: String, owner: ProcessIdentity) -> String {
         directory(queueRoot: queueRoot) + "/" + owner.fileNameSuffix + ".json"
     }
 
     /// The bytes of `configuration` (sorted keys, so equal values give equal files).
-    public static func encode(_ configuration: RunConfiguration) -> [UInt8] {
+    package static func encode(_ configuration: RunConfiguration) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every field is a plain value (numbers are finite: the options were validated); encoding
@@ -30,7 +30,7 @@ public enum RunConfigurationFile {
     }
 
     /// A configuration from `bytes` read from `file`; refuses another format version by name.
-    public static func decode(_ bytes: [UInt8], file: String) throws(RunConfigurationFileError) -> RunConfiguration {
+    package static func decode(_ bytes: [UInt8], file: String) throws(RunConfigurationFileError) -> RunConfiguration {
         struct Versioned: Decodable { var formatVersion: Int }
         let decoder = JSONDecoder()
         let version: Int
@@ -53,7 +53,7 @@ public enum RunConfigurationFile {
     }
 
     /// Writes `configuration` for the run supervised by `owner`; returns the file's path.
-    public static func write(_ configuration: RunConfiguration, owner: ProcessIdentity) throws(FileError) -> String {
+    package static func write(_ configuration: RunConfiguration, owner: ProcessIdentity) throws(FileError) -> String {
         let path = path(queueRoot: configuration.jobsDirectory, owner: owner)
         try FileStore.createDirectories(directory(queueRoot: configuration.jobsDirectory), permissions: 0o700)
         try FileStore.writeAtomically(encode(configuration), to: path, permissions: permissions)
@@ -61,7 +61,7 @@ public enum RunConfigurationFile {
     }
 
     /// Reads the configuration at `path`.
-    public static func read(_ path: String) throws(RunConfigurationFileError) -> RunConfiguration {
+    package static func read(_ path: String) throws(RunConfigurationFileError) -> RunConfiguration {
         let bytes: [UInt8]
         do {
             bytes = try FileStore.readFile(path, maximumBytes: maximumBytes)
@@ -74,7 +74,7 @@ public enum RunConfigurationFile {
     /// Removes the files of supervisors on this host that are gone (killed before they could
     /// remove their own); returns how many. Other hosts' files are left to their own runs.
     @discardableResult
-    public static func sweep(queueRoot: String, identity: ProcessIdentity = .current) throws(FileError) -> Int {
+    package static func sweep(queueRoot: String, identity: ProcessIdentity = .current) throws(FileError) -> Int {
         let folder = directory(queueRoot: queueRoot)
         guard FileStore.exists(folder) else { return 0 }
         var removed = 0
@@ -90,17 +90,17 @@ public enum RunConfigurationFile {
 }
 
 /// A run configuration file that cannot be used, with the file and what is wrong.
-public struct RunConfigurationFileError: Error, Sendable, CustomStringConvertible {
+package struct RunConfigurationFileError: Error, Sendable, CustomStringConvertible {
     /// The file.
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Whether reading failed for a reason outside the file (I/O error, no permission to a
     /// mount): the run may work later.
-    public var isEnvironmental = false
+    package var isEnvironmental = false
 
     /// "run configuration PATH: MESSAGE".
-    public var description: String { "run configuration \(FileStore.quoted(path)): \(message)" }
+    package var description: String { "run configuration \(FileStore.quoted(path)): \(message)" }
 }
 
 #if canImport(Glibc)

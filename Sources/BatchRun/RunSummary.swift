@@ -1,39 +1,39 @@
 import FoundationEssentials
 
 /// What a run did; `--json` prints it.
-public struct RunSummary: Sendable, Equatable, Codable {
+package struct RunSummary: Sendable, Equatable, Codable {
     /// Jobs claimed by this run's workers.
-    public var claimed = 0
+    package var claimed = 0
     /// Jobs rendered and published.
-    public var rendered = 0
+    package var rendered = 0
     /// Jobs whose images were already published (same bytes and settings).
-    public var cached = 0
+    package var cached = 0
     /// Jobs quarantined during this run.
-    public var failed = 0
+    package var failed = 0
     /// Jobs given back to the queue (to retry, or because the run stopped).
-    public var returned = 0
+    package var returned = 0
     /// Wall-clock seconds.
-    public var seconds = 0.0
+    package var seconds = 0.0
 
     /// Jobs rendered with map tiles missing that exist (offline, a locked file, a server
     /// outage): published, and drawn again by the next run.
-    public var incomplete = 0
+    package var incomplete = 0
     /// Why, grouped: tracks and failed tiles per cause.
-    public var incompleteCauses: [IncompleteCause] = []
+    package var incompleteCauses: [IncompleteCause] = []
 
     /// The quarantined jobs, with their reasons.
-    public var failures: [Failure] = []
+    package var failures: [Failure] = []
     /// Why the run stopped early, when it did (disk full, a signal).
-    public var stoppedBecause: String?
+    package var stoppedBecause: String?
 
     /// One quarantined job.
-    public struct Failure: Sendable, Equatable, Codable {
+    package struct Failure: Sendable, Equatable, Codable {
         /// The job's name.
-        public var job: String
+        package var job: String
         /// The failure class.
-        public var failureClass: String
+        package var failureClass: String
         /// The reason.
-        public var message: String
+        package var message: String
 
         enum CodingKeys: String, CodingKey {
             case job, message
@@ -42,13 +42,13 @@ public struct RunSummary: Sendable, Equatable, Codable {
     }
 
     /// Tracks drawn with map tiles missing for one cause.
-    public struct IncompleteCause: Sendable, Equatable, Codable {
+    package struct IncompleteCause: Sendable, Equatable, Codable {
         /// Why the tiles failed, e.g. "offline, not in the tile cache".
-        public var cause: String
+        package var cause: String
         /// Tracks affected.
-        public var tracks: Int
+        package var tracks: Int
         /// Tiles that failed over their images.
-        public var tilesFailed: Int
+        package var tilesFailed: Int
 
         enum CodingKeys: String, CodingKey {
             case cause, tracks
@@ -63,7 +63,7 @@ public struct RunSummary: Sendable, Equatable, Codable {
     }
 
     /// Counts one job drawn with `tilesFailed` map tiles missing because of `cause`.
-    public mutating func noteIncomplete(cause: String, tilesFailed: Int) {
+    package mutating func noteIncomplete(cause: String, tilesFailed: Int) {
         incomplete += 1
         if let index = incompleteCauses.firstIndex(where: { $0.cause == cause }) {
             incompleteCauses[index].tracks += 1
@@ -74,14 +74,14 @@ public struct RunSummary: Sendable, Equatable, Codable {
     }
 
     /// An empty summary.
-    public init() {}
+    package init() {}
 
     /// Jobs finished one way or the other.
-    public var finished: Int { rendered + cached + failed }
+    package var finished: Int { rendered + cached + failed }
 
     /// One line for people: "2000 tracks: 1990 rendered, 8 cached, 2 failed in 12.4 s (161.3 tracks/s)"
     /// (`incompleteLine` follows it when tracks were drawn with map tiles missing).
-    public var line: String {
+    package var line: String {
         let rate = seconds > 0 ? finished.asDouble / seconds : 0
         var text = "\(finished) track\(finished == 1 ? "" : "s"): \(rendered) rendered, \(cached) cached, \(failed) failed"
         if returned > 0 { text += ", \(returned) returned to the queue" }
@@ -91,7 +91,7 @@ public struct RunSummary: Sendable, Equatable, Codable {
     }
 
     /// The second line when tracks were drawn with map tiles missing, else nil.
-    public var incompleteLine: String? {
+    package var incompleteLine: String? {
         guard incomplete > 0 else { return nil }
         let causes = incompleteCauses.map { "\($0.cause): \($0.tilesFailed) tile\($0.tilesFailed == 1 ? "" : "s")" }.joined(separator: "; ")
         return "\(incomplete) track(s) drawn with missing map tiles (\(causes)); they will be redrawn next run"

@@ -8,7 +8,7 @@ import JobQueue
 import ThumbnailCache
 
 /// Why a run could not start or had to stop; the CLI maps each to an exit code.
-public enum RunError: Error, Sendable {
+package enum RunError: Error, Sendable {
     /// Another run holds the lock for this queue and shard (exit 75).
     case busy(lockPath: String)
     /// A file-system call failed outside any job.
@@ -18,15 +18,15 @@ public enum RunError: Error, Sendable {
 }
 
 /// How a run ended.
-public struct RunOutcome: Sendable {
+package struct RunOutcome: Sendable {
     /// What was done.
-    public var summary: RunSummary
+    package var summary: RunSummary
     /// Whether a temporary condition (disk full, a stop signal with jobs left) cut it short:
     /// the engine or cron should run it again later (exit 75).
-    public var isTemporaryFailure: Bool
+    package var isTemporaryFailure: Bool
     /// Set when a worker gave up for a reason that is neither a crash nor temporary (it printed
     /// why): the run did not finish its queue and should exit 1.
-    public var workerFailed: Bool
+    package var workerFailed: Bool
 }
 
 /// `tracksnap run`: takes the lock, re-queues everything when the settings changed, reaps stale
@@ -36,7 +36,7 @@ public struct RunOutcome: Sendable {
 /// not the run (its claim is given back with one more attempt, and quarantined at the limit);
 /// a per-job timeout can kill a stuck worker; memory is bounded per worker. The supervisor is a
 /// single-threaded poll loop over the workers' pipes and a signal self-pipe.
-public final class Supervisor {
+package final class Supervisor {
     /// Where the pool of workers is; see `Phase`.
     enum Phase: Equatable {
         /// Workers claim jobs; one that crashes is replaced.
@@ -112,7 +112,7 @@ public final class Supervisor {
 
     /// A supervisor for `configuration`, spawning `executable` (this program) as workers.
     /// The basemap's content stamp is taken now, and the workers key images with this one.
-    public init(configuration: RunConfiguration, progress: ProgressMode, executable: String) {
+    package init(configuration: RunConfiguration, progress: ProgressMode, executable: String) {
         let configuration = configuration.stampingBasemap()
         self.configuration = configuration
         queue = configuration.makeQueue()
@@ -123,7 +123,7 @@ public final class Supervisor {
     }
 
     /// Runs to completion.
-    public func run() throws(RunError) -> RunOutcome {
+    package func run() throws(RunError) -> RunOutcome {
         // First of all: a SIGTERM while the run takes its lock, reaps or lists (before any
         // worker exists) must end it with 0 or 75 like any other stop, not kill it (143).
         signals = SignalTrap.install()

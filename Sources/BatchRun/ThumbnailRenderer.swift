@@ -9,14 +9,14 @@ import ThumbnailCache
 // record and image names, and SnapshotRendering (the product library) must not know the cache,
 // nor ThumbnailCache the renderer (HistoryListing reads records without linking it). BatchRun
 // sits above both, so every edge still runs one way.
-public struct ThumbnailRenderer: Sendable {
+package struct ThumbnailRenderer: Sendable {
     /// What is drawn.
-    public let settings: ThumbnailSettings
+    package let settings: ThumbnailSettings
     /// Where the images go (its image list and fingerprint are the settings').
-    public let store: ThumbnailStore
+    package let store: ThumbnailStore
 
     /// A renderer for `settings` publishing into the output folder `root`.
-    public init(root: String, settings: ThumbnailSettings) {
+    package init(root: String, settings: ThumbnailSettings) {
         self.settings = settings
         store = ThumbnailStore(root: root, settings: settings)
     }
@@ -24,7 +24,7 @@ public struct ThumbnailRenderer: Sendable {
     /// Renders every image of a track. Decodes, cleans and simplifies once; `scratch` lends
     /// buffers kept from the previous track (one per thread). `tiles` provides the basemap when
     /// the settings have one.
-    public func render(
+    package func render(
         trackBytes: [UInt8], fileName: String, key: CacheKey, scratch: RenderScratch? = nil, tiles: (any TileProvider)? = nil
     ) throws(SnapshotError) -> (pngs: [[UInt8]], record: TrackRecord) {
         let track = try SnapshotRenderer.decode(trackBytes: trackBytes, fileName: fileName, options: settings.options)

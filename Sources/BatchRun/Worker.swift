@@ -14,10 +14,10 @@ import TileSources
 /// supervisor on stdout; repeat until the queue is empty or the supervisor closes stdin. Rendering is one job at a time; the previous
 /// job's publication (fsyncs, renames, ack) overlaps the next job's render on a second thread, so
 /// a worker does not idle in fsync. At most two tracks in memory; a crash gives back both claims.
-public enum Worker {
+package enum Worker {
     /// Reads the run's configuration from `path` (written by the supervisor, `RunConfigurationFile`)
     /// and runs the loop; a file that cannot be used stops the worker with a message naming it.
-    public static func run(configurationFile path: String) -> Int32 {
+    package static func run(configurationFile path: String) -> Int32 {
         do throws(RunConfigurationFileError) {
             return run(try RunConfigurationFile.read(path))
         } catch {
@@ -26,7 +26,7 @@ public enum Worker {
     }
 
     /// Runs the loop; returns the process's exit status (0 drained or stopped, 75 environmental).
-    public static func run(_ configuration: RunConfiguration) -> Int32 {
+    package static func run(_ configuration: RunConfiguration) -> Int32 {
         // The supervisor decides about signals (one SIGTERM from systemd to the whole cgroup plus
         // one forwarded would otherwise count as two and abort).
         signal(SIGINT, SIG_IGN)

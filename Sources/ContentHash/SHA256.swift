@@ -6,7 +6,7 @@
 /// hash.update(bytes)
 /// let digest = hash.finalize()   // 32 bytes; `SHA256Digest.hex` for the usual spelling
 /// ```
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -15,10 +15,10 @@ public struct SHA256: Sendable {
     private var totalBytes: UInt64 = 0
 
     /// A fresh hash (FIPS 180-4 §5.3.3 initial value).
-    public init() {}
+    package init() {}
 
     /// The digest of `bytes` in one call.
-    public static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
+    package static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
         var hasher = SHA256()
         // Hash contiguous storage in place: a worker hashes every track file, up to 1 GB, and a
         // copy first would double the memory and the time spent.
@@ -27,25 +27,25 @@ public struct SHA256: Sendable {
     }
 
     /// The digest of a string's UTF-8 bytes.
-    public static func hash(_ text: String) -> SHA256Digest {
+    package static func hash(_ text: String) -> SHA256Digest {
         var hasher = SHA256()
         hasher.update(text)
         return hasher.finalize()
     }
 
     /// Adds a string's UTF-8 bytes.
-    public mutating func update(_ text: String) {
+    package mutating func update(_ text: String) {
         var text = text
         text.withUTF8 { update($0) }
     }
 
     /// Adds bytes.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { update($0) }
     }
 
     /// Adds bytes.
-    public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard var source = bytes.baseAddress else { return }
         var remaining = bytes.count
         totalBytes &+= UInt64(remaining)
@@ -70,7 +70,7 @@ public struct SHA256: Sendable {
     }
 
     /// Pads (§5.1.1), processes the last block(s) and returns the digest.
-    public mutating func finalize() -> SHA256Digest {
+    package mutating func finalize() -> SHA256Digest {
         let bitLength = totalBytes &* 8
         var tail: [UInt8] = [0x80]
         let padding = (pendingCount + 1 + 8 <= 64 ? 64 : 128) - pendingCount - 1 - 8
@@ -139,12 +139,12 @@ public struct SHA256: Sendable {
 }
 
 /// A SHA-256 digest.
-public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
+package struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
     /// The 32 digest bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Lower-case hexadecimal, 64 characters.
-    public var hex: String {
+    package var hex: String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)
@@ -156,12 +156,12 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first eight bytes as a big-endian integer: a stable, well-mixed number for partitioning.
-    public var prefix64: UInt64 {
+    package var prefix64: UInt64 {
         bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// Same as `hex`.
-    public var description: String { hex }
+    package var description: String { hex }
 }
 
 extension UInt32 {
@@ -172,7 +172,7 @@ extension UInt32 {
 
 extension SHA256Digest {
     /// A digest read back from 64 hex digits; nil when `hex` is not that.
-    public init?(hex: String) {
+    package init?(hex: String) {
         let digits = Array(hex.utf8)
         guard digits.count == 64 else { return nil }
         func value(_ digit: UInt8) -> UInt8? {

@@ -7,7 +7,7 @@ import Darwin
 /// An advisory `flock` on a lock file, held until `release()` or process exit (the kernel drops
 /// it when the process dies, so a `kill -9` never leaves a stale lock). Opened `O_CLOEXEC` so
 /// child processes do not inherit it.
-public final class ExclusiveLock: @unchecked Sendable {
+package final class ExclusiveLock: @unchecked Sendable {
     // @unchecked: the descriptor is written once in init and only closed in release/deinit.
     private var descriptor: Int32
 
@@ -16,12 +16,12 @@ public final class ExclusiveLock: @unchecked Sendable {
     }
 
     /// Takes the lock without waiting; nil when another process holds it.
-    public static func tryAcquire(_ path: String) throws(FileError) -> ExclusiveLock? {
+    package static func tryAcquire(_ path: String) throws(FileError) -> ExclusiveLock? {
         try acquire(path, waits: false)
     }
 
     /// Takes the lock, waiting for the holder to release it.
-    public static func acquire(_ path: String) throws(FileError) -> ExclusiveLock {
+    package static func acquire(_ path: String) throws(FileError) -> ExclusiveLock {
         try acquire(path, waits: true)!
     }
 
@@ -39,7 +39,7 @@ public final class ExclusiveLock: @unchecked Sendable {
     }
 
     /// Releases the lock.
-    public func release() {
+    package func release() {
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1

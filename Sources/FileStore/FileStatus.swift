@@ -6,23 +6,23 @@ import Darwin
 
 /// What `lstat` says about a path, in the units TrackSnap compares: the change-detection tuple
 /// git's index uses (size, modification time, inode).
-public struct FileStatus: Sendable, Equatable {
+package struct FileStatus: Sendable, Equatable {
     /// Size in bytes.
-    public var sizeBytes: Int
+    package var sizeBytes: Int
     /// Modification time in nanoseconds since the Unix epoch.
-    public var modificationNanoseconds: Int64
+    package var modificationNanoseconds: Int64
     /// Inode number.
-    public var inode: UInt64
+    package var inode: UInt64
     /// The device holding the file (with `inode`, the file's identity).
-    public var device: UInt64
+    package var device: UInt64
     /// Permission bits and file type (`st_mode`).
-    public var mode: UInt32
+    package var mode: UInt32
     /// Status change time (`st_ctime`) in nanoseconds since the Unix epoch: set by a rename or
     /// a chmod, and unlike the mtime never copied from another file.
-    public var statusChangeNanoseconds: Int64
+    package var statusChangeNanoseconds: Int64
 
     /// What kind of file this is, in words: "a directory", "a FIFO", "a character device", ….
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch mode & UInt32(S_IFMT) {
         case UInt32(S_IFREG): return "a regular file"
         case UInt32(S_IFDIR): return "a directory"
@@ -36,13 +36,13 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// Whether the path is a regular file (symbolic links are not followed by `lstat`).
-    public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
     /// Whether the path is a directory.
-    public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
     /// Whether the path is a symbolic link.
-    public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+    package var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
     /// Whether anyone may write the file (a file without write bits is sealed by its producer).
-    public var isWritable: Bool { mode & 0o222 != 0 }
+    package var isWritable: Bool { mode & 0o222 != 0 }
 
     init(_ info: stat) {
         sizeBytes = Int(info.st_size)
@@ -56,7 +56,7 @@ public struct FileStatus: Sendable, Equatable {
 
 extension FileStore {
     /// `lstat`: the status of a path without following a final symbolic link; nil when it does not exist.
-    public static func status(_ path: String) throws(FileError) -> FileStatus? {
+    package static func status(_ path: String) throws(FileError) -> FileStatus? {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -66,7 +66,7 @@ extension FileStore {
     }
 
     /// `stat`: like `status`, following symbolic links.
-    public static func statusFollowingLinks(_ path: String) throws(FileError) -> FileStatus? {
+    package static func statusFollowingLinks(_ path: String) throws(FileError) -> FileStatus? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -76,13 +76,13 @@ extension FileStore {
     }
 
     /// Whether anything exists at `path`.
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
     /// The current wall-clock time in nanoseconds since the Unix epoch (the clock file times use).
-    public static func nowNanoseconds() -> Int64 {
+    package static func nowNanoseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
@@ -91,7 +91,7 @@ extension FileStore {
     /// Sets a file's access and modification times to now (a heartbeat). Returns false when the
     /// file no longer exists.
     @discardableResult
-    public static func touch(_ path: String) throws(FileError) -> Bool {
+    package static func touch(_ path: String) throws(FileError) -> Bool {
         guard utimensat(AT_FDCWD, path, nil, 0) == 0 else {
             if errno == ENOENT { return false }
             throw FileError("touch", path)
@@ -102,7 +102,7 @@ extension FileStore {
 
 extension FileStore {
     /// The process's current directory.
-    public static func currentDirectory() -> String {
+    package static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "." }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -111,7 +111,7 @@ extension FileStore {
 
 extension FileStore {
     /// Reads a file until end of file, whatever size `stat` reports: for /proc files, which say 0.
-    public static func readStream(_ path: String, maximumBytes: Int = 1 << 16) throws(FileError) -> [UInt8] {
+    package static func readStream(_ path: String, maximumBytes: Int = 1 << 16) throws(FileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError("open", path) }
         defer { close(descriptor) }

@@ -7,14 +7,14 @@ import Darwin
 extension FileStore {
     /// The names in a directory (without "." and ".."), in no particular order. A missing
     /// directory is empty.
-    public static func listDirectory(_ path: String) throws(FileError) -> [String] {
+    package static func listDirectory(_ path: String) throws(FileError) -> [String] {
         try listDirectoryCheckingNames(path).names
     }
 
     /// The entries of a folder, and separately those whose names are not valid UTF-8 (shown with
     /// `\xNN` escapes): such a name has no exact `String`, so it could be neither opened nor
     /// reported under its own name otherwise.
-    public static func listDirectoryCheckingNames(_ path: String) throws(FileError) -> (names: [String], notUTF8: [String]) {
+    package static func listDirectoryCheckingNames(_ path: String) throws(FileError) -> (names: [String], notUTF8: [String]) {
         guard let directory = opendir(path) else {
             if errno == ENOENT { return ([], []) }
             throw FileError("list", path)
@@ -44,13 +44,13 @@ extension FileStore {
 
     /// A path for a one-line message, in quotes: control characters (a newline could forge a
     /// line of cron mail, an escape sequence could drive the terminal) as `\xNN`.
-    public static func quoted(_ path: String) -> String {
+    package static func quoted(_ path: String) -> String {
         "\"" + escapingControls(path, alsoEscaping: "\"") + "\""
     }
 
     /// `text` for one line of output: control characters (newline, escape, bell, DEL; C1 too) as
     /// `\xNN`, so a file name or a track's name cannot forge a line or drive a terminal.
-    public static func escapingControls(_ text: String, alsoEscaping extra: Unicode.Scalar? = nil) -> String {
+    package static func escapingControls(_ text: String, alsoEscaping extra: Unicode.Scalar? = nil) -> String {
         guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == extra }) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {
@@ -65,7 +65,7 @@ extension FileStore {
     }
 
     /// A file name's bytes for messages: UTF-8 runs as text, other bytes as `\xNN`.
-    public static func escapedName(_ bytes: [UInt8]) -> String {
+    package static func escapedName(_ bytes: [UInt8]) -> String {
         var text = ""
         var index = 0
         while index < bytes.count {
@@ -87,7 +87,7 @@ extension FileStore {
     /// Renames `source` to `destination` atomically (replacing it). Returns false when `source`
     /// does not exist, which in a queue means another process got there first.
     @discardableResult
-    public static func move(_ source: String, to destination: String) throws(FileError) -> Bool {
+    package static func move(_ source: String, to destination: String) throws(FileError) -> Bool {
         guard rename(source, destination) == 0 else {
             if errno == ENOENT, !exists(source) { return false }
             throw FileError("rename", "\(source) to \(destination)")
@@ -96,13 +96,13 @@ extension FileStore {
     }
 
     /// Removes a file; a missing file is fine.
-    public static func remove(_ path: String) throws(FileError) {
+    package static func remove(_ path: String) throws(FileError) {
         guard unlink(path) == 0 || errno == ENOENT else { throw FileError("remove", path) }
     }
 
     /// Makes `destination` a hard link to `source`. Returns false when linking is impossible
     /// (another file system, a file system without links, or protected links), so the caller copies.
-    public static func hardLink(_ source: String, to destination: String) throws(FileError) -> Bool {
+    package static func hardLink(_ source: String, to destination: String) throws(FileError) -> Bool {
         guard link(source, destination) == 0 else {
             if [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(errno) { return false }
             throw FileError("link", "\(source) to \(destination)")
@@ -113,7 +113,7 @@ extension FileStore {
     /// Copies a regular file to a new file (`O_EXCL`), checking every write and fsyncing it.
     /// With `keepsModificationTime`, the copy gets the source's mtime (what the file was opened
     /// as), as `cp -p` does. On failure the partial copy is removed.
-    public static func copyFile(
+    package static func copyFile(
         _ source: String, to destination: String, permissions: mode_t = 0o444, maximumBytes: Int = Int.max, keepsModificationTime: Bool = false
     ) throws(FileError) {
         // Only a regular file within the limit: /dev/zero or a FIFO would copy (or wait) forever.
@@ -167,7 +167,7 @@ extension FileStore {
     }
 
     /// Creates a directory and its parents; an existing directory is fine.
-    public static func createDirectories(_ paths: [String], permissions: mode_t = 0o755) throws(FileError) {
+    package static func createDirectories(_ paths: [String], permissions: mode_t = 0o755) throws(FileError) {
         for path in paths { try createDirectories(path, permissions: permissions) }
     }
 }

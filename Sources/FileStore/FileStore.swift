@@ -6,9 +6,9 @@ import Darwin
 
 /// Every libc file call TrackSnap makes, in one place (after swift-system's `Syscalls.swift`):
 /// each checks its result and turns a failure into a `FileError`.
-public enum FileStore {
+package enum FileStore {
     /// Reads a whole regular file. Refuses files larger than `maximumBytes` before reading them.
-    public static func readFile(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) -> [UInt8] {
+    package static func readFile(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) -> [UInt8] {
         let (descriptor, size) = try openRegularFile(path, maximumBytes: maximumBytes)
         defer { close(descriptor) }
         var failure: Int32? = nil
@@ -59,7 +59,7 @@ public enum FileStore {
     /// one, never a part. Writes a dot-prefixed temporary in the same directory (same file system,
     /// `O_EXCL`), checks every write, fsyncs, renames over `path`, then fsyncs the directory.
     /// On any failure the temporary is removed and the previous file is left untouched.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileError) {
         try writeAtomically([(bytes, path)], permissions: permissions)
     }
 
@@ -70,7 +70,7 @@ public enum FileStore {
     /// fsync each directory once. On ext4 an fsync commits the journal transaction holding all
     /// the pending temporaries, so the later fsyncs find nothing left to do: one commit for the
     /// data and one for the renames, instead of two per file (measured with `make bench`).
-    public static func writeAtomically(_ files: [(bytes: [UInt8], path: String)], permissions: mode_t = 0o644) throws(FileError) {
+    package static func writeAtomically(_ files: [(bytes: [UInt8], path: String)], permissions: mode_t = 0o644) throws(FileError) {
         var staged: [(descriptor: Int32, temporary: String, path: String)] = []
         var renamed = 0
         func discard() {
@@ -114,7 +114,7 @@ public enum FileStore {
     /// Appends `bytes` to the existing file at `path` and fsyncs it. If the file does not end with
     /// a newline (an earlier append cut short by a crash), one is written first, so a torn line
     /// never runs into the new ones.
-    public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
+    package static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
         let descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError("open", path) }
         defer { close(descriptor) }
@@ -144,7 +144,7 @@ public enum FileStore {
     }
 
     /// fsyncs a directory so a rename in it survives a crash.
-    public static func syncDirectory(_ directory: String) throws(FileError) {
+    package static func syncDirectory(_ directory: String) throws(FileError) {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError("open", directory) }
         defer { close(descriptor) }
@@ -152,7 +152,7 @@ public enum FileStore {
     }
 
     /// Creates a directory and its parents; an existing directory is fine.
-    public static func createDirectories(_ path: String, permissions: mode_t = 0o755) throws(FileError) {
+    package static func createDirectories(_ path: String, permissions: mode_t = 0o755) throws(FileError) {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
@@ -165,7 +165,7 @@ public enum FileStore {
     }
 
     /// The directory and file name of a path ("." when there is no directory).
-    public static func split(_ path: String) -> (directory: String, name: String) {
+    package static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))

@@ -9,16 +9,16 @@ import Glibc
 /// A mapping sees later writes to the file; the queue only hands workers files that are settled
 /// (hard links of finished files or sealed copies), and a file that shrinks under the mapping would
 /// fault, so callers map only files the queue owns. Empty files map to an empty buffer.
-public final class MappedFile {
+package final class MappedFile {
     /// The file's bytes, valid until the object is released.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     private let base: UnsafeMutableRawPointer?
     private var releasedBytes = 0
     private var lastRequest = 0
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Maps `path`; refuses files over `maximumBytes` like `FileStore.readFile`.
-    public init(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) {
+    package init(_ path: String, maximumBytes: Int = 1 << 30) throws(FileError) {
         let (descriptor, size) = try FileStore.openRegularFile(path, maximumBytes: maximumBytes)
         defer { close(descriptor) }
         guard size > 0 else {
@@ -37,7 +37,7 @@ public final class MappedFile {
     /// Drops the resident pages before `offset` (whole pages only). They read back from the page
     /// cache if touched again (an error message looking back for a line number, say). An offset
     /// below the previous one starts a new pass over the file (a check, then the reader).
-    public func release(upTo offset: Int) {
+    package func release(upTo offset: Int) {
         guard let base else { return }
         if offset < lastRequest { releasedBytes = 0 }
         lastRequest = offset

@@ -5,15 +5,15 @@ import Glibc
 /// A regular file opened read-only for reads at any offset (`pread`), for containers read a
 /// directory and a tile at a time (PMTiles) that may be far larger than memory. Unlike a mapping,
 /// a file that shrinks under it gives a short read (an error), never a fault.
-public final class RandomAccessFile {
+package final class RandomAccessFile {
     /// The path opened.
-    public let path: String
+    package let path: String
     /// The file's size in bytes when it was opened.
-    public let sizeBytes: Int
+    package let sizeBytes: Int
     private let descriptor: Int32
 
     /// Opens `path` (a regular file, links followed).
-    public init(_ path: String) throws(FileError) {
+    package init(_ path: String) throws(FileError) {
         let (descriptor, size) = try FileStore.openRegularFile(path, maximumBytes: Int.max)
         self.path = path
         self.descriptor = descriptor
@@ -23,7 +23,7 @@ public final class RandomAccessFile {
     deinit { close(descriptor) }
 
     /// The `length` bytes at `offset`; fewer only at the end of the file. Interrupted reads are resumed.
-    public func read(offset: Int, length: Int) throws(FileError) -> [UInt8] {
+    package func read(offset: Int, length: Int) throws(FileError) -> [UInt8] {
         guard length > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: length)
         var done = 0

@@ -5,9 +5,9 @@ import Glibc
 /// Text to the process's standard error, unbuffered: progress bars, warnings and error lines.
 /// (Foundation's `FileHandle` did this before; the executable no longer links Foundation, whose
 /// loading was most of its start time.)
-public enum StandardError {
+package enum StandardError {
     /// Writes `text` whole, retrying short writes and interruptions.
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
             var offset = 0

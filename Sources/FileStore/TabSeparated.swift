@@ -7,9 +7,9 @@ import Darwin
 /// The tab-separated line format of TrackSnap's stat indexes: one record per line, fields
 /// separated by tabs; backslash, tab and newline inside a field (file names may hold them) are
 /// written `\\`, `\t` and `\n`.
-public enum TabSeparated {
+package enum TabSeparated {
     /// Reads the records of a file's bytes, each a list of unescaped fields.
-    public static func records(_ bytes: [UInt8]) -> [[String]] {
+    package static func records(_ bytes: [UInt8]) -> [[String]] {
         var records: [[String]] = []
         forEachRecord(in: bytes) { fields in
             records.append(fields.map { unescape(String(decoding: bytes[$0], as: UTF8.self)) })
@@ -21,7 +21,7 @@ public enum TabSeparated {
     /// `start` on. With `maximumFields`, the last field runs to the end of its line, tabs and all.
     /// Finds separators with `memchr`, without copying or decoding: the stat indexes and the
     /// listing's caches hold 100,000 lines, where `Collection.split` costs a large part of a second.
-    public static func forEachRecord(in bytes: [UInt8], from start: Int = 0, maximumFields: Int = .max, _ body: ([Range<Int>]) -> Void) {
+    package static func forEachRecord(in bytes: [UInt8], from start: Int = 0, maximumFields: Int = .max, _ body: ([Range<Int>]) -> Void) {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             func find(_ byte: UInt8, from: Int, to end: Int) -> Int? {
@@ -46,12 +46,12 @@ public enum TabSeparated {
     }
 
     /// One line (with its newline) from fields.
-    public static func line(_ fields: [String]) -> String {
+    package static func line(_ fields: [String]) -> String {
         fields.map(escape).joined(separator: "\t") + "\n"
     }
 
     /// Escapes one field.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x5C }) else { return text }
         // By scalar: "\r\n" is one Character, and its newline must be escaped too.
         var escaped = String.UnicodeScalarView()
@@ -67,7 +67,7 @@ public enum TabSeparated {
     }
 
     /// Reverses `escape`.
-    public static func unescape(_ text: String) -> String {
+    package static func unescape(_ text: String) -> String {
         guard text.utf8.contains(0x5C) else { return text }
         var result = String.UnicodeScalarView()
         var escaping = false

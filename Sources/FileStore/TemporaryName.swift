@@ -7,9 +7,9 @@ import Darwin
 /// Names of staging files: `.<name>.tmp~<host>~<pid>~<random>`. Dot-prefixed so listings and
 /// static servers' indexes skip them; host and pid inside so a sweeper can tell a dead writer's
 /// leftovers (same host, pid gone) from a live one's, even on storage shared between machines.
-public enum TemporaryName {
+package enum TemporaryName {
     /// This machine's host name (the part before the first dot).
-    public static let host: String = {
+    package static let host: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
         let name =
@@ -20,7 +20,7 @@ public enum TemporaryName {
     }()
 
     /// A fresh staging name for `name` (truncated so the whole stays within 255 bytes).
-    public static func make(for name: String) -> String {
+    package static func make(for name: String) -> String {
         let suffix = ".tmp~\(host)~\(getpid())~\(UInt32.random(in: 0...UInt32.max))"
         var stem = name
         while stem.utf8.count + suffix.utf8.count + 1 > 255 { stem.removeLast() }
@@ -28,7 +28,7 @@ public enum TemporaryName {
     }
 
     /// The writer of a staging name, or nil when `name` is not one.
-    public static func writer(of name: String) -> (host: String, pid: Int32)? {
+    package static func writer(of name: String) -> (host: String, pid: Int32)? {
         guard name.hasPrefix(".") else { return nil }
         let fields = name.split(separator: "~", omittingEmptySubsequences: false)
         guard fields.count >= 4, fields[fields.count - 4].hasSuffix(".tmp"),

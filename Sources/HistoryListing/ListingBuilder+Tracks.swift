@@ -30,7 +30,7 @@ extension ListingBuilder {
     /// are missing (lost in a crash, deleted by hand), so that done always means listed; and
     /// `incomplete`, whose images were drawn with map tiles missing (offline, a locked file, a
     /// server outage), so that they are redrawn once the tiles can be had.
-    public func unpublishedJobs() throws(FileError) -> (lost: [String], incomplete: [String]) {
+    package func unpublishedJobs() throws(FileError) -> (lost: [String], incomplete: [String]) {
         let scan = try scanDone(knownContent: [:], catalog: ListingCatalog.load(catalogPath))
         var missing: [String] = [], incomplete: [String] = []
         for (keyHex, jobs) in scan.jobsByKey {

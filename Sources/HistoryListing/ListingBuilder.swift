@@ -5,31 +5,31 @@ import JobQueue
 import ThumbnailCache
 
 /// What a listing refresh did.
-public struct ListingReport: Sendable, Equatable {
+package struct ListingReport: Sendable, Equatable {
     /// Tracks listed.
-    public var tracks = 0
+    package var tracks = 0
     /// Jobs in done/ whose images are not published under the current settings (not listed).
-    public var unpublished = 0
+    package var unpublished = 0
     /// Jobs whose bytes were hashed because the catalog did not know them.
-    public var hashed = 0
+    package var hashed = 0
     /// Whether index.json and index.html were rewritten (false: nothing changed).
-    public var rewrote = false
+    package var rewrote = false
     /// Images and records removed because nothing references them any more.
-    public var pruned = 0
+    package var pruned = 0
     /// Pages (and index.json, site.css) written.
-    public var pagesWritten = 0
+    package var pagesWritten = 0
     /// Bytes of the pages and parts written (images and state files not counted).
-    public var bytesWritten = 0
+    package var bytesWritten = 0
     /// Detail and index pages removed because their track or page number is gone.
-    public var pagesRemoved = 0
+    package var pagesRemoved = 0
     /// Published files found deleted, edited or replaced since they were written (so written again).
-    public var repaired = 0
+    package var repaired = 0
     /// True when done/ held no finished job while the site lists tracks, and nothing was written
     /// or pruned (see `ListingBuilder.allowsEmptying`).
-    public var refusedToEmpty = false
+    package var refusedToEmpty = false
 
     /// An empty report.
-    public init() {}
+    package init() {}
 }
 
 /// Rebuilds the site (`index.html`, `page-N.html`, `tracks/<id>.html`, `site.css`, `index.json`)
@@ -43,39 +43,39 @@ public struct ListingReport: Sendable, Equatable {
 /// stamp of its inputs is unchanged and every file is as written, only sweep and prune; else
 /// bring the per-track cache up to date, plan, write, and keep the manifest, cache and stamp;
 /// then save the catalog and prune as the occasion allows (`ListingOccasion`).
-public struct ListingBuilder: Sendable {
+package struct ListingBuilder: Sendable {
     /// The queue whose done/ folder is the history.
-    public let queue: JobQueue
+    package let queue: JobQueue
     /// The published thumbnails.
-    public let store: ThumbnailStore
+    package let store: ThumbnailStore
 
     /// A builder over `queue` and `store`.
-    public init(queue: JobQueue, store: ThumbnailStore) {
+    package init(queue: JobQueue, store: ThumbnailStore) {
         self.queue = queue
         self.store = store
         fingerprint = store.fingerprint
     }
 
     /// Cards per index page. Default: 60.
-    public var pageSize = 60
+    package var pageSize = 60
 
     /// The settings fingerprint the listed images were rendered under: it makes each job's cache
     /// key. Default: the store's (`store.fingerprint`); a listing given no settings uses the one
     /// the runs recorded instead (`Output/.tracksnap/settings`).
-    public var fingerprint: SHA256Digest
+    package var fingerprint: SHA256Digest
 
     /// Every folder where the site and the images are staged before renaming: the reaper sweeps
     /// what a killed run left in them (detail pages' and index parts' temporaries included). The
     /// one list of them: a folder the site writes into and this list leaves out keeps a killed
     /// run's temporaries for good.
-    public var stagingDirectories: [String] {
+    package var stagingDirectories: [String] {
         store.stagingDirectories + [SiteWriter.detailDirectory, SiteWriter.partDirectory].map { store.root + "/" + $0 }
     }
 
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
     /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
     /// a wish to empty the site, and a refresh would otherwise delete every image and page.
-    public var allowsEmptying = false
+    package var allowsEmptying = false
 
     /// The stat cache of done/ (`ListingCatalog`).
     var catalogPath: String { store.stateDirectory + "/catalog" }
@@ -91,7 +91,7 @@ public struct ListingBuilder: Sendable {
 
     /// Refreshes the listing after `occasion`, which also decides whether it prunes
     /// (`ListingOccasion.pruneLimitNanoseconds`).
-    public func refresh(after occasion: ListingOccasion) throws(FileError) -> ListingReport {
+    package func refresh(after occasion: ListingOccasion) throws(FileError) -> ListingReport {
         try store.prepare()
         // Concurrent runs (lock bypassed, shards, machines) each refresh at their end. Scanning
         // done/ and writing the pages under one lock makes the last refresh see every job acked

@@ -3,7 +3,7 @@ import ContentHash
 /// Why the listing is being refreshed, as its caller saw it. The listing alone decides from this
 /// whether the refresh may prune (`pruneLimitNanoseconds`): the callers say what happened, not
 /// what to do.
-public enum ListingOccasion: Sendable {
+package enum ListingOccasion: Sendable {
     /// A `tracksnap run` ended.
     case runEnded(RunEnd)
     /// `tracksnap listing`, run on its own: the clock was read at `queueCheckedAtNanoseconds`,
@@ -11,22 +11,22 @@ public enum ListingOccasion: Sendable {
     case listingCommand(queueCheckedAtNanoseconds: Int64, queueIdle: Bool)
 
     /// How a run ended, as far as the listing cares.
-    public struct RunEnd: Sendable {
+    package struct RunEnd: Sendable {
         /// When the run started (wall clock, ns).
-        public var startedAtNanoseconds: Int64
+        package var startedAtNanoseconds: Int64
         /// Shards the queue is split into (1: this run saw the whole queue).
-        public var shardCount: Int
+        package var shardCount: Int
         /// Whether the run stopped before draining its queue (a stop signal, a temporary
         /// condition such as a full disk).
-        public var interrupted: Bool
+        package var interrupted: Bool
         /// Content hashes the run computed (job name → digest); the listing hashes the others.
-        public var knownContent: [String: SHA256Digest]
+        package var knownContent: [String: SHA256Digest]
         /// Keys whose records the run rewrote (an incomplete image drawn again keeps its key):
         /// their listing entries are rebuilt from the new record.
-        public var redrawn: Set<String>
+        package var redrawn: Set<String>
 
         /// A run's end.
-        public init(
+        package init(
             startedAtNanoseconds: Int64, shardCount: Int, interrupted: Bool, knownContent: [String: SHA256Digest] = [:], redrawn: Set<String> = []
         ) {
             self.startedAtNanoseconds = startedAtNanoseconds

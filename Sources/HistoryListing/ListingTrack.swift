@@ -3,19 +3,19 @@ import TimeZones
 
 /// One track in an `index.json` part (schema version 3; see docs/site.md). Field names are the
 /// JSON keys.
-public struct ListingTrack: Sendable, Equatable, Codable {
+package struct ListingTrack: Sendable, Equatable, Codable {
     /// Distance, time and climb.
-    public struct Stats: Sendable, Equatable, Codable {
+    package struct Stats: Sendable, Equatable, Codable {
         /// Distance over the cleaned fixes, metres.
-        public var distanceM: Double
+        package var distanceM: Double
         /// First to last fix, seconds.
-        public var durationS: Double?
+        package var durationS: Double?
         /// Time spent moving, seconds.
-        public var movingTimeS: Double?
+        package var movingTimeS: Double?
         /// Distance covered while moving, metres.
-        public var movingDistanceM: Double?
+        package var movingDistanceM: Double?
         /// Climb, metres.
-        public var elevationGainM: Double?
+        package var elevationGainM: Double?
 
         enum CodingKeys: String, CodingKey {
             case distanceM = "distance_m"
@@ -27,54 +27,54 @@ public struct ListingTrack: Sendable, Equatable, Codable {
     }
 
     /// Fix counts through the pipeline.
-    public struct Fixes: Sendable, Equatable, Codable {
+    package struct Fixes: Sendable, Equatable, Codable {
         /// Read from the file.
-        public var read: Int
+        package var read: Int
         /// Left after cleaning.
-        public var kept: Int
+        package var kept: Int
         /// Vertices drawn after simplification (first image).
-        public var drawn: Int
+        package var drawn: Int
     }
 
     /// The cache key: stable for the same bytes and settings; also the detail page's name.
-    public var id: String
+    package var id: String
     /// The track's name from the file, or the source file name without its extension.
-    public var name: String
+    package var name: String
     /// The original file name (the archive file's, or the job's for a drop-in).
-    public var source: String
+    package var source: String
     /// Every job name with these bytes (the same track under several names renders once).
-    public var jobs: [String]
+    package var jobs: [String]
     /// The format read ("gpx", "fit", …).
-    public var format: String
+    package var format: String
     /// The activity or sport the file records, if any.
-    public var activity: String?
+    package var activity: String?
     /// First fix time, seconds since the Unix epoch (UTC); nil when the track has no times.
-    public var startTime: Double?
+    package var startTime: Double?
     /// Last fix time, seconds since the Unix epoch (UTC).
-    public var endTime: Double?
+    package var endTime: Double?
     /// The offset of local time at the start, seconds east of UTC (see `utcOffsetSource`).
-    public var utcOffsetS: Int
+    package var utcOffsetS: Int
     /// How `utc_offset_s` was decided: "file" (written with the file's first time, `+02:00`),
     /// "zone" (the IANA zone the start lies in, `time_zone`, at the start time) or "nautical"
     /// (15° of longitude an hour: at sea, where no zone is known, or without times).
-    public var utcOffsetSource: String
+    package var utcOffsetSource: String
     /// The IANA zone of the start ("Europe/Zurich") when `utc_offset_source` is "zone".
-    public var timeZone: String?
+    package var timeZone: String?
     /// The time the listing sorts by: `start_time`, or the file's modification time.
-    public var sortTime: Double
+    package var sortTime: Double
     /// Distance, time and climb.
-    public var stats: Stats
+    package var stats: Stats
     /// Fix counts.
-    public var fixes: Fixes
+    package var fixes: Fixes
     /// `[west, south, east, north]` in degrees (GeoJSON order; west > east across the antimeridian).
-    public var bbox: [Double]
+    package var bbox: [Double]
     /// The detail page, relative to Output/.
-    public var page: String
+    package var page: String
     /// Every published image: thumbnails, then detail snapshots.
-    public var images: [TrackRecord.Image]
+    package var images: [TrackRecord.Image]
     /// The basemap's attribution drawn on the images (its licence asks for it wherever they are
     /// shown); nil on the grid.
-    public var attribution: String?
+    package var attribution: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, source, jobs, format, activity, stats, fixes, bbox, page, images, attribution
@@ -140,23 +140,23 @@ public struct ListingTrack: Sendable, Equatable, Codable {
 /// are in parts (`index/part-N.json`, a `ListingPart` each: the tracks of numbered page N, newest
 /// first), listed here newest part first, so one new track rewrites this small file and the newest
 /// part instead of every track's record. (Version 2 held every track in this file.)
-public struct ListingDocument: Sendable, Equatable, Codable {
+package struct ListingDocument: Sendable, Equatable, Codable {
     /// One part of the listing.
-    public struct Part: Sendable, Equatable, Codable {
+    package struct Part: Sendable, Equatable, Codable {
         /// Relative to `Output/`: "index/part-7.json".
-        public var path: String
+        package var path: String
         /// How many tracks it holds.
-        public var tracks: Int
+        package var tracks: Int
     }
 
     /// The schema version: 3.
-    public var version = 3
+    package var version = 3
     /// Cards per numbered index page (`page-1.html` is the oldest).
-    public var pageSize: Int
+    package var pageSize: Int
     /// How many tracks are listed.
-    public var tracks: Int
+    package var tracks: Int
     /// The parts, newest first.
-    public var parts: [Part]
+    package var parts: [Part]
 
     enum CodingKeys: String, CodingKey {
         case version, tracks, parts
@@ -165,11 +165,11 @@ public struct ListingDocument: Sendable, Equatable, Codable {
 }
 
 /// One part of the listing: `index/part-N.json`.
-public struct ListingPart: Sendable, Equatable, Codable {
+package struct ListingPart: Sendable, Equatable, Codable {
     /// Its number: the numbered index page with the same tracks.
-    public var part: Int
+    package var part: Int
     /// The tracks, newest first.
-    public var tracks: [ListingTrack]
+    package var tracks: [ListingTrack]
     /// The schema version: 3.
-    public var version: Int
+    package var version: Int
 }

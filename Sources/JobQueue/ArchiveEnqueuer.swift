@@ -4,50 +4,50 @@ import Glibc
 import FileStore
 
 /// What `tracksnap enqueue` did.
-public struct EnqueueReport: Sendable, Equatable {
+package struct EnqueueReport: Sendable, Equatable {
     /// Track files queued (new or changed since they were last queued).
-    public var queued = 0
+    package var queued = 0
     /// Track files unchanged since they were last queued (nothing done).
-    public var unchanged = 0
+    package var unchanged = 0
     /// Files skipped because their extension is not a track format's.
-    public var skippedNotTracks = 0
+    package var skippedNotTracks = 0
     /// Of `queued`, how many were copied (all of them: see `ArchiveEnqueuer`).
-    public var copied = 0
+    package var copied = 0
     /// Files still changing after the settle time (being written): not queued this time, and
     /// not an error; the next enqueue takes them.
-    public var stillChanging: [String] = []
+    package var stillChanging: [String] = []
     /// TrackSnap output folders found in the archive and not descended into (their index.json
     /// would be queued as a GeoJSON track that fails every night).
-    public var skippedOutputFolders: [String] = []
+    package var skippedOutputFolders: [String] = []
     /// Entries of the walked folders passed over without an error, by reason ("a dot-file name",
     /// "a dangling link", "not a regular file"): counted in the summary.
-    public var skippedQuietly: [String: Int] = [:]
+    package var skippedQuietly: [String: Int] = [:]
     /// Symbolic links to folders, not followed (no cycles; a link may point anywhere).
-    public var skippedFolderLinks: [String] = []
+    package var skippedFolderLinks: [String] = []
     /// Files and folders that could not be queued, with the reason; the rest were queued.
-    public var skipped: [Skip] = []
+    package var skipped: [Skip] = []
     /// With `mirrors`: archive files gone since they were queued, whose jobs were forgotten.
-    public var forgotten: [String] = []
+    package var forgotten: [String] = []
     /// With `mirrors`: folders that are missing or where every file queued before is gone (an
     /// unmounted disk looks like that), so nothing in them was forgotten.
-    public var mirrorRefused: [String] = []
+    package var mirrorRefused: [String] = []
 
     /// A path not queued, and why.
-    public struct Skip: Sendable, Equatable {
+    package struct Skip: Sendable, Equatable {
         /// The file or folder.
-        public var path: String
+        package var path: String
         /// Why, in words ("not a regular file (a FIFO)", "cannot open …: Permission denied").
-        public var reason: String
+        package var reason: String
 
         /// Creates a record of a skipped path.
-        public init(path: String, reason: String) {
+        package init(path: String, reason: String) {
             self.path = path
             self.reason = reason
         }
     }
 
     /// An empty report.
-    public init() {}
+    package init() {}
 }
 
 /// Queues the track files under an archive's folders without ever moving, modifying or deleting
@@ -63,35 +63,35 @@ public struct EnqueueReport: Sendable, Equatable {
 ///
 /// A file modified within the settle time may still be being written: enqueue waits until it is
 /// settle-old and checks that its size and time did not move, as the run does for drop-ins.
-public struct ArchiveEnqueuer: Sendable {
+package struct ArchiveEnqueuer: Sendable {
     /// File name endings queued from an archive (case-insensitive). Content decides the format;
     /// this only keeps READMEs and photos out of the queue.
-    public static let trackExtensions = [".gpx", ".tcx", ".fit", ".kml", ".kmz", ".geojson", ".json", ".csv"]
+    package static let trackExtensions = [".gpx", ".tcx", ".fit", ".kml", ".kmz", ".geojson", ".json", ".csv"]
 
     /// The queue.
-    public let queue: JobQueue
+    package let queue: JobQueue
     /// Larger files are not queued (the readers' input limit, applied here too so that a huge
     /// file is not copied only to be refused). Default: 1 GiB.
-    public var maximumFileBytes = 1 << 30
+    package var maximumFileBytes = 1 << 30
     /// `enqueue --mirror`: also forget the jobs of archive files under the given paths that are
     /// gone (see `JobQueue.forget`), so the next listing takes their tracks off the site.
     /// Default: false: the site is a history, and a deleted file's track stays.
-    public var mirrors = false
+    package var mirrors = false
 
     /// An enqueuer for `queue`.
-    public init(queue: JobQueue) {
+    package init(queue: JobQueue) {
         self.queue = queue
     }
 
     /// Whether a file name looks like a track (optionally gzipped).
-    public static func isTrackFileName(_ name: String) -> Bool {
+    package static func isTrackFileName(_ name: String) -> Bool {
         var lower = name.lowercased()
         if lower.hasSuffix(".gz") { lower.removeLast(3) }
         return trackExtensions.contains { lower.hasSuffix($0) }
     }
 
     /// Queues every track file under `paths` (files or folders, recursively).
-    public func enqueue(_ paths: [String]) throws(FileError) -> EnqueueReport {
+    package func enqueue(_ paths: [String]) throws(FileError) -> EnqueueReport {
         try queue.prepare()
         var index = ArchiveIndex.load(queue.layout.archiveIndex)
         var report = EnqueueReport()
@@ -334,7 +334,7 @@ public struct ArchiveEnqueuer: Sendable {
     }
 
     /// `path` made absolute against the current directory, without "." components.
-    public static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         let joined = path.hasPrefix("/") ? path : FileStore.currentDirectory() + "/" + path
         var parts: [Substring] = []
         for part in joined.split(separator: "/") where part != "." {

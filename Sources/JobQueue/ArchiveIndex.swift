@@ -6,35 +6,35 @@ import FileStore
 /// tracks costs 10,000 `lstat` calls and no reads. Stored as tab-separated lines in
 /// `Jobs/.archive-index`; written atomically; a lost update only means a file is queued again
 /// (and then found in the cache).
-public struct ArchiveIndex: Sendable {
+package struct ArchiveIndex: Sendable {
     /// One archive file.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// Size in bytes when queued.
-        public var sizeBytes: Int
+        package var sizeBytes: Int
         /// mtime in nanoseconds when queued.
-        public var modificationNanoseconds: Int64
+        package var modificationNanoseconds: Int64
         /// Inode when queued.
-        public var inode: UInt64
+        package var inode: UInt64
         /// The job name it was queued under, or `ArchiveIndex.forgottenJobName`.
-        public var jobName: String
+        package var jobName: String
 
         /// Whether this is the tombstone of a file `tracksnap forget` took off while it was
         /// still in the archive: enqueue skips the file until its size, mtime or inode change.
-        public var isForgotten: Bool { jobName == ArchiveIndex.forgottenJobName }
+        package var isForgotten: Bool { jobName == ArchiveIndex.forgottenJobName }
     }
 
     /// The job name of a tombstone: it holds a "/", so it names no job.
-    public static let forgottenJobName = "/forgotten"
+    package static let forgottenJobName = "/forgotten"
 
     /// Entries by absolute archive path.
-    public private(set) var entries: [String: Entry] = [:]
+    package private(set) var entries: [String: Entry] = [:]
 
     /// An empty index.
-    public init() {}
+    package init() {}
 
     /// Loads the index; a missing or unreadable file is an empty index (everything is re-queued,
     /// which is safe).
-    public static func load(_ path: String) -> ArchiveIndex {
+    package static func load(_ path: String) -> ArchiveIndex {
         var index = ArchiveIndex()
         guard let bytes = try? FileStore.readFile(path, maximumBytes: 1 << 30) else { return index }
         for fields in TabSeparated.records(bytes) {
@@ -45,31 +45,31 @@ public struct ArchiveIndex: Sendable {
     }
 
     /// Records an archive file.
-    public mutating func record(path: String, status: FileStatus, jobName: String) {
+    package mutating func record(path: String, status: FileStatus, jobName: String) {
         entries[path] = Entry(
             sizeBytes: status.sizeBytes, modificationNanoseconds: status.modificationNanoseconds, inode: status.inode, jobName: jobName)
     }
 
     /// Records that the file at `path`, as `status` describes it, was forgotten (a tombstone).
-    public mutating func recordForgotten(path: String, status: FileStatus) {
+    package mutating func recordForgotten(path: String, status: FileStatus) {
         record(path: path, status: status, jobName: Self.forgottenJobName)
     }
 
     /// Removes the entry of one archive file.
-    public mutating func remove(path: String) {
+    package mutating func remove(path: String) {
         entries[path] = nil
     }
 
     /// Removes the entries of a job (`tracksnap forget`); returns how many there were.
     @discardableResult
-    public mutating func remove(jobName: String) -> Int {
+    package mutating func remove(jobName: String) -> Int {
         let paths = entries.filter { $0.value.jobName == jobName }.map(\.key)
         for path in paths { entries[path] = nil }
         return paths.count
     }
 
     /// Whether `status` is what was recorded for `path`.
-    public func isUnchanged(path: String, status: FileStatus) -> Entry? {
+    package func isUnchanged(path: String, status: FileStatus) -> Entry? {
         guard let entry = entries[path], entry.sizeBytes == status.sizeBytes,
             entry.modificationNanoseconds == status.modificationNanoseconds, entry.inode == status.inode
         else { return nil }
@@ -77,14 +77,14 @@ public struct ArchiveIndex: Sendable {
     }
 
     /// The original archive path of each job name (for the listing's "source").
-    public var pathsByJobName: [String: String] {
+    package var pathsByJobName: [String: String] {
         var paths: [String: String] = [:]
         for (path, entry) in entries where !entry.isForgotten { paths[entry.jobName] = path }
         return paths
     }
 
     /// Writes the index atomically.
-    public func save(_ path: String) throws(FileError) {
+    package func save(_ path: String) throws(FileError) {
         var text = ""
         text.reserveCapacity(entries.count * 120)
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {

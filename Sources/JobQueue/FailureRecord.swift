@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Why a job was quarantined.
-public enum FailureClass: String, Sendable, Codable, CaseIterable {
+package enum FailureClass: String, Sendable, Codable, CaseIterable {
     /// The file is not a readable track (parse error, no valid fixes).
     case invalidInput = "invalid-input"
     /// The track passed a per-job limit (memory, input size, fixes, nesting, expansion), or its
@@ -17,7 +17,7 @@ public enum FailureClass: String, Sendable, Codable, CaseIterable {
     case name
 
     /// The message used when no more specific one is known.
-    public var defaultMessage: String {
+    package var defaultMessage: String {
         switch self {
         case .invalidInput: return "not a readable track"
         case .crash: return "the worker process died while processing this job"
@@ -30,19 +30,19 @@ public enum FailureClass: String, Sendable, Codable, CaseIterable {
 }
 
 /// The sidecar written next to a quarantined job: `failed/NAME.error`.
-public struct FailureRecord: Sendable, Equatable, Codable {
+package struct FailureRecord: Sendable, Equatable, Codable {
     /// The job's name.
-    public var job: String
+    package var job: String
     /// Why it failed.
-    public var failureClass: FailureClass
+    package var failureClass: FailureClass
     /// One line naming the problem (and the position, for invalid input).
-    public var message: String
+    package var message: String
     /// Attempts used.
-    public var attempts: Int
+    package var attempts: Int
     /// When it was quarantined (ISO 8601, UTC).
-    public var time: String
+    package var time: String
     /// The TrackSnap version that quarantined it.
-    public var version: String
+    package var version: String
 
     enum CodingKeys: String, CodingKey {
         case job, message, attempts, time, version
@@ -50,7 +50,7 @@ public struct FailureRecord: Sendable, Equatable, Codable {
     }
 
     /// A record stamped with the current time.
-    public init(job: String, failureClass: FailureClass, message: String, attempts: Int, version: String) {
+    package init(job: String, failureClass: FailureClass, message: String, attempts: Int, version: String) {
         self.job = job
         self.failureClass = failureClass
         self.message = message
@@ -60,14 +60,14 @@ public struct FailureRecord: Sendable, Equatable, Codable {
     }
 
     /// The sidecar's bytes (sorted keys, one object).
-    public func jsonBytes() -> [UInt8] {
+    package func jsonBytes() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
     }
 
     /// Parses a sidecar; nil when it is not one.
-    public static func parse(_ bytes: [UInt8]) -> FailureRecord? {
+    package static func parse(_ bytes: [UInt8]) -> FailureRecord? {
         try? JSONDecoder().decode(FailureRecord.self, from: Data(bytes))
     }
 }

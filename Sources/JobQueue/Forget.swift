@@ -1,14 +1,14 @@
 import FileStore
 
 /// What `tracksnap forget` did.
-public struct ForgetReport: Sendable, Equatable {
+package struct ForgetReport: Sendable, Equatable {
     /// Job names removed from the queue (and from the archive index).
-    public var forgotten: [String] = []
+    package var forgotten: [String] = []
     /// Arguments that named no job and no archive file the queue knows.
-    public var unknown: [String] = []
+    package var unknown: [String] = []
 
     /// An empty report.
-    public init() {}
+    package init() {}
 }
 
 extension JobQueue {
@@ -20,7 +20,7 @@ extension JobQueue {
     /// file's path (deleted or not), the rest job names. A track deleted from the archive is
     /// not forgotten by itself: the site is a history, and an archive on an unmounted disk must
     /// not empty it.
-    public func forget(_ namesOrPaths: [String]) throws(FileError) -> ForgetReport {
+    package func forget(_ namesOrPaths: [String]) throws(FileError) -> ForgetReport {
         var index = ArchiveIndex.load(layout.archiveIndex)
         var readyFileNames: [String: [String]] = [:]
         for fileName in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(fileName) {

@@ -1,18 +1,18 @@
 import ContentHash
 
 /// A job in new/ that may be claimed.
-public struct ReadyJob: Sendable, Equatable {
+package struct ReadyJob: Sendable, Equatable {
     /// The job's name, without any attempt suffix (the name in done/ and failed/).
-    public var name: String
+    package var name: String
     /// The file name in new/ (`name`, `name~a<k>` or `name~a<k>r<n>`).
-    public var fileName: String
+    package var fileName: String
     /// Attempts already used (crashes, timeouts, render errors).
-    public var previousAttempts: Int
+    package var previousAttempts: Int
     /// Whole runs that died while this job was in flight (not charged as attempts).
-    public var interruptions: Int
+    package var interruptions: Int
 
     /// Creates a description of a ready job.
-    public init(name: String, fileName: String, previousAttempts: Int, interruptions: Int = 0) {
+    package init(name: String, fileName: String, previousAttempts: Int, interruptions: Int = 0) {
         self.name = name
         self.fileName = fileName
         self.previousAttempts = previousAttempts
@@ -22,22 +22,22 @@ public struct ReadyJob: Sendable, Equatable {
 
 /// A claimed job: `running/NAME~a<k>~<host>~<pid>~<start ticks>`, or `…~a<k>r<n>~…` when n runs
 /// died while it was in flight.
-public struct Claim: Sendable, Equatable {
+package struct Claim: Sendable, Equatable {
     /// The job's name.
-    public var name: String
+    package var name: String
     /// This attempt, 1-based.
-    public var attempt: Int
+    package var attempt: Int
     /// Whole runs that died while this job was in flight before this claim.
-    public var interruptions: Int
+    package var interruptions: Int
     /// The claiming host.
-    public var host: String
+    package var host: String
     /// The claiming process.
-    public var pid: Int32
+    package var pid: Int32
     /// The claiming process's start time in clock ticks since boot (tells a reused pid apart).
-    public var startTicks: UInt64
+    package var startTicks: UInt64
 
     /// Creates a claim description.
-    public init(name: String, attempt: Int, interruptions: Int = 0, host: String, pid: Int32, startTicks: UInt64) {
+    package init(name: String, attempt: Int, interruptions: Int = 0, host: String, pid: Int32, startTicks: UInt64) {
         self.name = name
         self.attempt = attempt
         self.interruptions = interruptions
@@ -47,13 +47,13 @@ public struct Claim: Sendable, Equatable {
     }
 
     /// The process that made the claim.
-    public var owner: ProcessIdentity { ProcessIdentity(host: host, pid: pid, startTicks: startTicks) }
+    package var owner: ProcessIdentity { ProcessIdentity(host: host, pid: pid, startTicks: startTicks) }
 
     /// The file name in running/.
-    public var fileName: String { "\(name)~" + JobName.countsField(attempts: attempt, interruptions: interruptions) + "~" + owner.fileNameSuffix }
+    package var fileName: String { "\(name)~" + JobName.countsField(attempts: attempt, interruptions: interruptions) + "~" + owner.fileNameSuffix }
 
     /// Parses a running/ file name from the right (a job name may itself contain `~`).
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         let fields = fileName.split(separator: "~", omittingEmptySubsequences: false)
         guard fields.count >= 5 else { return nil }
         let count = fields.count
@@ -67,10 +67,10 @@ public struct Claim: Sendable, Equatable {
 }
 
 /// Job naming rules shared by enqueue, claim and status.
-public enum JobName {
+package enum JobName {
     /// Names the queue never touches: dotfiles (temporaries, editors' swap files) and the partial
     /// files upload tools write before renaming (`.part`, `.partial`, `.tmp`, `.crdownload`).
-    public static func isIgnored(_ fileName: String) -> Bool {
+    package static func isIgnored(_ fileName: String) -> Bool {
         if fileName.hasPrefix(".") { return true }
         let lower = fileName.lowercased()
         return [".part", ".partial", ".tmp", ".crdownload"].contains { lower.hasSuffix($0) }
@@ -78,13 +78,13 @@ public enum JobName {
 
     /// Whether `name` can name a job in one of the queue's folders: not empty, not "." or "..",
     /// no "/" or NUL, and not a name the queue ignores (dot-files, partial uploads).
-    public static func isValid(_ name: String) -> Bool {
+    package static func isValid(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.utf8.contains(0) && !isIgnored(name)
     }
 
     /// Splits a new/ file name into the job name, the attempts it already used and the runs
     /// that died while it was in flight.
-    public static func parseReady(_ fileName: String) -> ReadyJob {
+    package static func parseReady(_ fileName: String) -> ReadyJob {
         if let marker = fileName.lastIndex(of: "~"), marker != fileName.startIndex,
             let counts = parseCounts(fileName[fileName.index(after: marker)...])
         {
@@ -95,7 +95,7 @@ public enum JobName {
     }
 
     /// The new/ file name for a job that has used `previousAttempts` and seen `interruptions`.
-    public static func readyFileName(_ name: String, previousAttempts: Int, interruptions: Int = 0) -> String {
+    package static func readyFileName(_ name: String, previousAttempts: Int, interruptions: Int = 0) -> String {
         previousAttempts <= 0 && interruptions <= 0 ? name : name + "~" + countsField(attempts: previousAttempts, interruptions: interruptions)
     }
 
@@ -117,7 +117,7 @@ public enum JobName {
 
     /// The sidecar's name in failed/: `NAME.error`, or a shortened name with a hash when that would
     /// pass the 255-byte limit (the JSON inside always holds the full job name).
-    public static func sidecarName(for name: String) -> String {
+    package static func sidecarName(for name: String) -> String {
         let plain = name + ".error"
         if plain.utf8.count <= 255 { return plain }
         var stem = name
@@ -128,7 +128,7 @@ public enum JobName {
     /// The job name enqueue gives an archive file: 8 hex digits of the SHA-256 of its absolute
     /// path (so `2023/run.gpx` and `2024/run.gpx` do not collide, and the same file keeps its
     /// name night after night), a dash, and the file name, shortened to leave room for the claim.
-    public static func forArchiveFile(absolutePath: String) -> String {
+    package static func forArchiveFile(absolutePath: String) -> String {
         let base = absolutePath.split(separator: "/").last.map(String.init) ?? absolutePath
         var stem = base
         while stem.utf8.count > 150 { stem.removeLast() }

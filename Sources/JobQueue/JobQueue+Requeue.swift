@@ -6,7 +6,7 @@ extension JobQueue {
     /// in new/ under any counts, a claim in running/ (a dead run's too: the reaper gives it back)
     /// or a quarantine is newer than done/, and a second live copy would let the older version
     /// win. Returns whether it moved.
-    public func requeueFinished(_ name: String, liveJobNames: Set<String>? = nil) throws(FileError) -> Bool {
+    package func requeueFinished(_ name: String, liveJobNames: Set<String>? = nil) throws(FileError) -> Bool {
         let live: Set<String>
         if let liveJobNames { live = liveJobNames } else { live = try self.liveJobNames() }
         guard !live.contains(name) else { return false }
@@ -15,7 +15,7 @@ extension JobQueue {
 
     /// The names of the jobs with a copy in new/ (any counts), running/ (any claim, its name
     /// parsed or not) or failed/: read once for a pass of `requeueFinished`.
-    public func liveJobNames() throws(FileError) -> Set<String> {
+    package func liveJobNames() throws(FileError) -> Set<String> {
         var names = Set<String>()
         for fileName in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(fileName) {
             names.insert(JobName.parseReady(fileName).name)
@@ -32,7 +32,7 @@ extension JobQueue {
     /// Puts back in new/ every finished job `isSelected` picks (by name), reading the live names
     /// once for the pass (see `requeueFinished(_:liveJobNames:)`). Returns the names moved, in
     /// done/'s listing order.
-    public func requeueFinished(where isSelected: (String) -> Bool) throws(FileError) -> [String] {
+    package func requeueFinished(where isSelected: (String) -> Bool) throws(FileError) -> [String] {
         let live = try liveJobNames()
         var moved: [String] = []
         for job in try FileStore.listDirectory(layout.done) where !job.hasPrefix(".") && isSelected(job) {
@@ -44,7 +44,7 @@ extension JobQueue {
     /// The finished jobs among `names` whose file in done/ is the archive file itself (same inode
     /// as enqueue's index records): a queue from before enqueue made copies holds hard links, so
     /// editing the archive file changed the job's bytes in place.
-    public func finishedJobsLinkedToArchive(_ names: some Sequence<String>) throws(FileError) -> Set<String> {
+    package func finishedJobsLinkedToArchive(_ names: some Sequence<String>) throws(FileError) -> Set<String> {
         var archiveInodes: [String: UInt64] = [:]
         for entry in ArchiveIndex.load(layout.archiveIndex).entries.values { archiveInodes[entry.jobName] = entry.inode }
         var linked = Set<String>()

@@ -79,26 +79,26 @@ import FileStore
 
 /// One queue directory and the operations on it. Cheap to copy; every method is safe to call from
 /// many processes at once (all coordination is by rename).
-public struct JobQueue: Sendable {
+package struct JobQueue: Sendable {
     /// The queue's folders.
-    public let layout: QueueLayout
+    package let layout: QueueLayout
     /// Who claims: this process.
-    public let identity: ProcessIdentity
+    package let identity: ProcessIdentity
     /// Attempts (crashes, timeouts, render errors) before a job is quarantined. Default: 3.
-    public var maxAttempts = 3
+    package var maxAttempts = 3
     /// Whole-run deaths with a job in flight (claims found by the reaper, whose run never saw
     /// them end) before that job is quarantined as what may be killing the runs. A bystander of a
     /// killed run is not charged an attempt, so this is the only limit on a job that takes the
     /// whole run down every time (say, by exhausting memory until the OOM killer ends the run).
     /// Default: 6: a bystander needs six kills landing while it is in flight, a culprit six runs.
-    public var maxInterruptions = 6
+    package var maxInterruptions = 6
     /// A file in new/ modified this recently (and still writable) is not claimed yet. Default: 3 s.
-    public var settleSeconds = 3.0
+    package var settleSeconds = 3.0
     /// The renderer version written into failure records.
-    public var version = ""
+    package var version = ""
 
     /// A queue rooted at `root` (e.g. "Jobs"), claimed by this process.
-    public init(root: String, identity: ProcessIdentity = .current) {
+    package init(root: String, identity: ProcessIdentity = .current) {
         layout = QueueLayout(root: root)
         self.identity = identity
     }
@@ -106,16 +106,16 @@ public struct JobQueue: Sendable {
     /// Whether `root` is a job queue: it has a new/ folder (what enqueue and drop-in producers
     /// create first). A typo or an NFS mount point that is not mounted has none, and must not be
     /// "drained" of nothing, nor have its empty done/ listed over the site.
-    public var isQueue: Bool { FileStore.exists(layout.new) }
+    package var isQueue: Bool { FileStore.exists(layout.new) }
 
     /// Creates the folders, private to their owner (0700): the queue holds people's tracks,
     /// unlike the published `Output/`. Existing folders keep their mode.
-    public func prepare() throws(FileError) {
+    package func prepare() throws(FileError) {
         try FileStore.createDirectories(layout.allDirectories, permissions: 0o700)
     }
 
     /// The jobs in new/ that may be claimed now, and how many more are still settling.
-    public func readyJobs(shard: ShardSelection = .all, nowNanoseconds: Int64 = FileStore.nowNanoseconds()) throws(FileError)
+    package func readyJobs(shard: ShardSelection = .all, nowNanoseconds: Int64 = FileStore.nowNanoseconds()) throws(FileError)
         -> (ready: [ReadyJob], settling: Int)
     {
         var ready: [ReadyJob] = []
@@ -135,7 +135,7 @@ public struct JobQueue: Sendable {
     }
 
     /// What a claim attempt came to.
-    public enum ClaimOutcome: Sendable, Equatable {
+    package enum ClaimOutcome: Sendable, Equatable {
         /// The job is ours.
         case claimed(Claim)
         /// Another process claimed it first.
@@ -144,7 +144,7 @@ public struct JobQueue: Sendable {
         case quarantined(FailureRecord)
 
         /// The claim, when there is one.
-        public var claim: Claim? {
+        package var claim: Claim? {
             if case .claimed(let claim) = self { return claim }
             return nil
         }
@@ -152,7 +152,7 @@ public struct JobQueue: Sendable {
 
     /// Claims a ready job by renaming it into running/. A name too long to carry the claim
     /// suffix is quarantined here with class `name`.
-    public func claim(_ job: ReadyJob) throws(FileError) -> ClaimOutcome {
+    package func claim(_ job: ReadyJob) throws(FileError) -> ClaimOutcome {
         let claim = Claim(
             name: job.name, attempt: job.previousAttempts + 1, interruptions: job.interruptions, host: identity.host, pid: identity.pid,
             startTicks: identity.startTicks)
@@ -171,14 +171,14 @@ public struct JobQueue: Sendable {
     }
 
     /// The path of a claimed job's bytes.
-    public func path(of claim: Claim) -> String { layout.running + "/" + claim.fileName }
+    package func path(of claim: Claim) -> String { layout.running + "/" + claim.fileName }
 
     /// Marks a claim finished: moves it to done/ and removes an older quarantine of the same name.
     /// Returns false when the claim was superseded while it ran (enqueue removed it, or a newer
     /// copy of the job waits in new/): nothing lands in done/, and the caller must not report
     /// this version as the job's content.
     @discardableResult
-    public func acknowledge(_ claim: Claim) throws(FileError) -> Bool {
+    package func acknowledge(_ claim: Claim) throws(FileError) -> Bool {
         // Any ready copy (NAME, or NAME~a1 given back, NAME~a0r1 reaped) came later than this
         // claim: enqueue removed every older one when it staged the version this claim holds.
         let ready = try FileStore.listDirectory(layout.new)
@@ -193,19 +193,19 @@ public struct JobQueue: Sendable {
 
     /// The claims in running/ made by process `pid` on this host (a worker that exited: what it
     /// still held goes back).
-    public func claims(heldByProcess pid: Int32) throws(FileError) -> [Claim] {
+    package func claims(heldByProcess pid: Int32) throws(FileError) -> [Claim] {
         try FileStore.listDirectory(layout.running).compactMap(Claim.init(fileName:)).filter { $0.host == identity.host && $0.pid == pid }
     }
 
     /// Whether a claim still exists (a superseded one was removed by enqueue or `forget`).
-    public func isHeld(_ claim: Claim) -> Bool { FileStore.exists(path(of: claim)) }
+    package func isHeld(_ claim: Claim) -> Bool { FileStore.exists(path(of: claim)) }
 
     /// Removes every copy of job `name` except the file whose inode is `keepingInode`: the ready
     /// files among `readyFileNames` (names in new/), its claims in running/ (live or dead), its
     /// quarantine in failed/ with the sidecar and, with `includingDone`, done/`name`. Returns
     /// how many files were removed. Used when a newer version is queued, and by `forget`.
     @discardableResult
-    public func removeCopies(of name: String, readyFileNames: [String], keepingInode: UInt64?, includingDone: Bool = false) throws(FileError) -> Int {
+    package func removeCopies(of name: String, readyFileNames: [String], keepingInode: UInt64?, includingDone: Bool = false) throws(FileError) -> Int {
         var removed = 0
         func removeUnlessKept(_ path: String) throws(FileError) -> Bool {
             guard let status = try FileStore.status(path) else { return false }
@@ -229,14 +229,14 @@ public struct JobQueue: Sendable {
     }
 
     /// Quarantines a claim at once (invalid input, or the last attempt): sidecar first, then the job.
-    public func quarantine(_ claim: Claim, failureClass: FailureClass, message: String) throws(FileError) {
+    package func quarantine(_ claim: Claim, failureClass: FailureClass, message: String) throws(FileError) {
         let record = FailureRecord(job: claim.name, failureClass: failureClass, message: message, attempts: claim.attempt, version: version)
         try quarantine(path: path(of: claim), name: claim.name, failure: record)
     }
 
     /// Gives a claim back to new/. `countsAsAttempt` is true after a crash, timeout or render error
     /// (the job then carries k attempts; at `maxAttempts` it is quarantined instead with `failureClass`).
-    public func giveBack(_ claim: Claim, countsAsAttempt: Bool, failureClass: FailureClass = .crash, message: String = "")
+    package func giveBack(_ claim: Claim, countsAsAttempt: Bool, failureClass: FailureClass = .crash, message: String = "")
         throws(FileError)
     {
         if countsAsAttempt && claim.attempt >= maxAttempts {
@@ -253,7 +253,7 @@ public struct JobQueue: Sendable {
     /// is charged, one more interruption is counted, and at `maxInterruptions` the job is
     /// quarantined. Returns whether it was quarantined.
     @discardableResult
-    public func returnAfterRunDied(_ claim: Claim, message: String) throws(FileError) -> Bool {
+    package func returnAfterRunDied(_ claim: Claim, message: String) throws(FileError) -> Bool {
         try returnAfterRunDied(claim, path: path(of: claim), message: message)
     }
 
@@ -277,7 +277,7 @@ public struct JobQueue: Sendable {
     /// Quarantines whatever in new/ is not a regular file (a folder, FIFO, socket or symbolic link
     /// dropped in by hand or by a producer): no worker can claim it, so it would stay "queued"
     /// for ever. Returns the records written. A dot-name or partial upload is left alone.
-    public func quarantineIrregularJobs() throws(FileError) -> [FailureRecord] {
+    package func quarantineIrregularJobs() throws(FileError) -> [FailureRecord] {
         var records: [FailureRecord] = []
         for name in try FileStore.listDirectory(layout.new) where !JobName.isIgnored(name) {
             let path = layout.new + "/" + name
@@ -295,7 +295,7 @@ public struct JobQueue: Sendable {
     /// Moves quarantined jobs back to new/ with their attempts and interruptions reset and their
     /// failure records removed (`tracksnap retry`). `names` nil: every job in failed/. Returns the
     /// names moved; a name that is not a quarantined job (see `isQuarantinedJob`) is skipped.
-    public func retry(_ names: [String]?) throws(FileError) -> [String] {
+    package func retry(_ names: [String]?) throws(FileError) -> [String] {
         var candidates = names ?? []
         if names == nil {
             candidates = try FileStore.listDirectory(layout.failed).filter { !$0.hasSuffix(".error") && !JobName.isIgnored($0) }
@@ -314,7 +314,7 @@ public struct JobQueue: Sendable {
     /// Whether `name` is a job in failed/: a valid job name (`JobName.isValid`: not "" or "." or
     /// "..", no "/"; "" would make failed/ itself the job), a regular file there, and not the
     /// sidecar of another quarantined job.
-    public func isQuarantinedJob(_ name: String) -> Bool {
+    package func isQuarantinedJob(_ name: String) -> Bool {
         guard JobName.isValid(name), let status = (try? FileStore.status(layout.failed + "/" + name)) ?? nil, status.isRegularFile else {
             return false
         }
@@ -340,38 +340,38 @@ public struct JobQueue: Sendable {
 }
 
 /// The folders of a queue.
-public struct QueueLayout: Sendable, Equatable {
+package struct QueueLayout: Sendable, Equatable {
     /// The queue's root folder.
-    public let root: String
+    package let root: String
     /// Staging for enqueue.
-    public var tmp: String { root + "/tmp" }
+    package var tmp: String { root + "/tmp" }
     /// Ready jobs.
-    public var new: String { root + "/new" }
+    package var new: String { root + "/new" }
     /// Claimed jobs.
-    public var running: String { root + "/running" }
+    package var running: String { root + "/running" }
     /// Finished jobs.
-    public var done: String { root + "/done" }
+    package var done: String { root + "/done" }
     /// Quarantined jobs and their sidecars.
-    public var failed: String { root + "/failed" }
+    package var failed: String { root + "/failed" }
     /// The per-host run lock for a shard (nil: unsharded).
-    public func lockPath(shard: ShardSelection) -> String {
+    package func lockPath(shard: ShardSelection) -> String {
         shard.count == 1 ? root + "/.lock" : root + "/.lock-shard-\(shard.index)-of-\(shard.count)"
     }
     /// Prefix of heartbeat files in running/ (dot-prefixed: never mistaken for a claim).
-    public static let heartbeatPrefix = ".heartbeat~"
+    package static let heartbeatPrefix = ".heartbeat~"
     /// The heartbeat file of a worker process: `running/.heartbeat~host~pid~start`, touched while
     /// it works. Claims are not touched themselves: an enqueued job may be a hard link to the
     /// user's archive file, whose mtime must not change.
-    public func heartbeatPath(of owner: ProcessIdentity) -> String {
+    package func heartbeatPath(of owner: ProcessIdentity) -> String {
         running + "/" + Self.heartbeatPrefix + owner.fileNameSuffix
     }
     /// Enqueue's stat index of archive files.
-    public var archiveIndex: String { root + "/.archive-index" }
+    package var archiveIndex: String { root + "/.archive-index" }
     /// Every folder, for `prepare`.
-    public var allDirectories: [String] { [tmp, new, running, done, failed] }
+    package var allDirectories: [String] { [tmp, new, running, done, failed] }
 
     /// A layout rooted at `root`.
-    public init(root: String) {
+    package init(root: String) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
     }
 }

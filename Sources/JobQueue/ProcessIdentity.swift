@@ -5,27 +5,27 @@ import FileStore
 
 /// Who holds a claim: host, pid and the process's start time, so a pid reused by a later process
 /// is not mistaken for the claimer.
-public struct ProcessIdentity: Sendable, Equatable {
+package struct ProcessIdentity: Sendable, Equatable {
     /// Host name (first label).
-    public var host: String
+    package var host: String
     /// Process id.
-    public var pid: Int32
+    package var pid: Int32
     /// Start time in clock ticks since boot (`/proc/<pid>/stat` field 22).
-    public var startTicks: UInt64
+    package var startTicks: UInt64
 
     /// Creates an identity.
-    public init(host: String, pid: Int32, startTicks: UInt64) {
+    package init(host: String, pid: Int32, startTicks: UInt64) {
         self.host = host
         self.pid = pid
         self.startTicks = startTicks
     }
 
     /// `host~pid~start`: how claims and heartbeat files name the process that owns them.
-    public var fileNameSuffix: String { "\(host)~\(pid)~\(startTicks)" }
+    package var fileNameSuffix: String { "\(host)~\(pid)~\(startTicks)" }
 
     /// Parses the last three `~` fields of a claim or heartbeat file name; nil when they are not
     /// a host, a pid and a start time.
-    public init?(fileNameSuffix text: Substring) {
+    package init?(fileNameSuffix text: Substring) {
         let fields = text.split(separator: "~", omittingEmptySubsequences: false).suffix(3)
         guard fields.count == 3, let host = fields.first, !host.isEmpty, let pid = Int32(fields[fields.startIndex + 1]),
             let start = UInt64(fields[fields.startIndex + 2])
@@ -34,7 +34,7 @@ public struct ProcessIdentity: Sendable, Equatable {
     }
 
     /// This process.
-    public static var current: ProcessIdentity {
+    package static var current: ProcessIdentity {
         let pid = getpid()
         return ProcessIdentity(host: TemporaryName.host, pid: pid, startTicks: startTicks(of: pid) ?? 0)
     }
@@ -42,7 +42,7 @@ public struct ProcessIdentity: Sendable, Equatable {
     /// The start time of a live process on this host, or nil when there is no such process
     /// (a zombie counts as gone: in a container whose init does not reap, a dead worker can stay
     /// a zombie for ever).
-    public static func startTicks(of pid: Int32) -> UInt64? {
+    package static func startTicks(of pid: Int32) -> UInt64? {
         guard let bytes = try? FileStore.readStream("/proc/\(pid)/stat") else { return nil }
         // The command name (field 2) may contain spaces and parentheses: count fields after the last ')'.
         guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
@@ -53,7 +53,7 @@ public struct ProcessIdentity: Sendable, Equatable {
     }
 
     /// Whether the process that made `claim` is still alive (only meaningful on the same host).
-    public static func isAlive(pid: Int32, startTicks: UInt64) -> Bool {
+    package static func isAlive(pid: Int32, startTicks: UInt64) -> Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         guard let current = Self.startTicks(of: pid) else { return false }
         return current == startTicks

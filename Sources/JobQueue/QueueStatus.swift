@@ -1,26 +1,26 @@
 import FileStore
 
 /// Counts of a queue's jobs and the failures with their reasons (`tracksnap status`).
-public struct QueueStatus: Sendable, Equatable, Codable {
+package struct QueueStatus: Sendable, Equatable, Codable {
     /// Jobs in new/.
-    public var queued: Int
+    package var queued: Int
     /// Jobs in running/.
-    public var running: Int
+    package var running: Int
     /// Jobs in done/.
-    public var done: Int
+    package var done: Int
     /// Quarantined jobs.
-    public var failed: [Failure]
+    package var failed: [Failure]
 
     /// One quarantined job.
-    public struct Failure: Sendable, Equatable, Codable {
+    package struct Failure: Sendable, Equatable, Codable {
         /// The job's name.
-        public var job: String
+        package var job: String
         /// Why (`invalid-input`, `crash`, `timeout`, `render`, `name`).
-        public var failureClass: String
+        package var failureClass: String
         /// The reason.
-        public var message: String
+        package var message: String
         /// Attempts used.
-        public var attempts: Int
+        package var attempts: Int
 
         enum CodingKeys: String, CodingKey {
             case job, message, attempts
@@ -28,7 +28,7 @@ public struct QueueStatus: Sendable, Equatable, Codable {
         }
 
         /// Creates a failure entry.
-        public init(job: String, failureClass: String, message: String, attempts: Int) {
+        package init(job: String, failureClass: String, message: String, attempts: Int) {
             self.job = job
             self.failureClass = failureClass
             self.message = message
@@ -37,7 +37,7 @@ public struct QueueStatus: Sendable, Equatable, Codable {
     }
 
     /// Reads the queue's folders.
-    public static func read(_ queue: JobQueue) throws(FileError) -> QueueStatus {
+    package static func read(_ queue: JobQueue) throws(FileError) -> QueueStatus {
         let layout = queue.layout
         let count: (String) throws(FileError) -> Int = { directory throws(FileError) in
             try FileStore.listDirectory(directory).filter { !$0.hasPrefix(".") }.count

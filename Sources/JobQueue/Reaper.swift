@@ -1,19 +1,19 @@
 import FileStore
 
 /// What a reaper pass did.
-public struct ReapReport: Sendable, Equatable {
+package struct ReapReport: Sendable, Equatable {
     /// Stale claims given back to new/ (their run died: no attempt charged).
-    public var returned: [String] = []
+    package var returned: [String] = []
     /// Stale claims quarantined because their runs died `maxInterruptions` times with them in flight.
-    public var quarantined: [String] = []
+    package var quarantined: [String] = []
     /// Stale claims removed because a newer copy of their job waits in new/ (an edited archive
     /// file queued again after the run died): given back, the old version would render too.
-    public var superseded: [String] = []
+    package var superseded: [String] = []
     /// Staging files of dead writers removed.
-    public var temporariesRemoved = 0
+    package var temporariesRemoved = 0
 
     /// An empty report.
-    public init() {}
+    package init() {}
 }
 
 extension JobQueue {
@@ -29,7 +29,7 @@ extension JobQueue {
     /// Stale means: on this host, the pid is gone or now belongs to a process that started later;
     /// from another host, the claim's mtime (the heartbeat) is older than `leaseSeconds`, measured
     /// against the file system's own clock so that clock skew between machines does not matter.
-    public func reap(leaseSeconds: Double, stagingDirectories: [String] = []) throws(FileError) -> ReapReport {
+    package func reap(leaseSeconds: Double, stagingDirectories: [String] = []) throws(FileError) -> ReapReport {
         var report = ReapReport()
         let fileSystemNow = try fileSystemNowNanoseconds()
         var readyNames: Set<String>?

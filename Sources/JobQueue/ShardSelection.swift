@@ -2,14 +2,14 @@ import ContentHash
 
 /// Which jobs a run takes: shard `index` of `count`, by a stable hash of the job name (SHA-256,
 /// not Swift's per-process-seeded `Hasher`, so every machine agrees).
-public struct ShardSelection: Sendable, Equatable, Codable, CustomStringConvertible {
+package struct ShardSelection: Sendable, Equatable, Codable, CustomStringConvertible {
     /// This shard, 0-based.
-    public let index: Int
+    package let index: Int
     /// How many shards there are.
-    public let count: Int
+    package let count: Int
 
     /// Every job (one shard).
-    public static let all = ShardSelection(uncheckedIndex: 0, count: 1)
+    package static let all = ShardSelection(uncheckedIndex: 0, count: 1)
 
     private init(uncheckedIndex: Int, count: Int) {
         index = uncheckedIndex
@@ -17,13 +17,13 @@ public struct ShardSelection: Sendable, Equatable, Codable, CustomStringConverti
     }
 
     /// Shard `index` of `count`; nil when out of range.
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count >= 1, count <= 100_000, index >= 0, index < count else { return nil }
         self.init(uncheckedIndex: index, count: count)
     }
 
     /// Decodes "i/N" (the form `description` writes), refusing a shard out of range.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let shard = ShardSelection(parsing: text) else {
@@ -33,13 +33,13 @@ public struct ShardSelection: Sendable, Equatable, Codable, CustomStringConverti
     }
 
     /// Encodes as "i/N".
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 
     /// Parses "i/N".
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
         self.init(index: index, count: count)
@@ -48,7 +48,7 @@ public struct ShardSelection: Sendable, Equatable, Codable, CustomStringConverti
     /// The shard index an array engine gives this task: Kubernetes Indexed Jobs set
     /// `JOB_COMPLETION_INDEX`, Slurm arrays `SLURM_ARRAY_TASK_ID`. Returns a message when neither
     /// is set or the value is not in 0..<count.
-    public static func automatic(count: Int, environment: [String: String]) -> Result<ShardSelection, ShardError> {
+    package static func automatic(count: Int, environment: [String: String]) -> Result<ShardSelection, ShardError> {
         let variables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
         guard let (variable, value) = variables.lazy.compactMap({ name in environment[name].map { (name, $0) } }).first else {
             return .failure(
@@ -65,18 +65,18 @@ public struct ShardSelection: Sendable, Equatable, Codable, CustomStringConverti
     }
 
     /// Whether the job belongs to this shard.
-    public func contains(jobNamed name: String) -> Bool {
+    package func contains(jobNamed name: String) -> Bool {
         count == 1 || Int(SHA256.hash(name).prefix64 % UInt64(count)) == index
     }
 
     /// "2/7".
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }
 
 /// A shard that cannot be determined.
-public struct ShardError: Error, Sendable, Equatable {
+package struct ShardError: Error, Sendable, Equatable {
     /// What is wrong.
-    public var message: String
+    package var message: String
 }
 
 extension String {

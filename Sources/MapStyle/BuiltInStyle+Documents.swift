@@ -2,7 +2,7 @@
 
 extension BuiltInStyle {
     /// The style document's text, exactly as in `Sources/MapStyle/Styles/<rawValue>.json`.
-    public var json: String {
+    package var json: String {
         switch self {
         case .openMapTilesDark:
             #"""

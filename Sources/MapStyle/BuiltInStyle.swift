@@ -6,7 +6,7 @@
 /// text as string literals written by `scripts/embed-map-styles.py` (`BuiltInStyle+Documents.swift`),
 /// not as SwiftPM resources, which need Foundation's `Bundle` on Linux and a resource folder found
 /// beside the executable at run time.
-public enum BuiltInStyle: String, CaseIterable, Sendable {
+package enum BuiltInStyle: String, CaseIterable, Sendable {
     /// Light paper, for the OpenMapTiles schema (tilemaker, planetiler, OpenMapTiles downloads).
     case openMapTilesLight = "openmaptiles-light"
     /// The dark theme's counterpart of `openMapTilesLight`.
@@ -18,7 +18,7 @@ public enum BuiltInStyle: String, CaseIterable, Sendable {
     case protomapsDark = "protomaps-dark"
 
     /// The vector tile schemas the built-in styles are written for (told apart by the tiles' layer names).
-    public enum Schema: Sendable {
+    package enum Schema: Sendable {
         /// OpenMapTiles: `transportation`, `landcover`, `water`, `building`, …
         case openMapTiles
         /// Protomaps basemap: `roads`, `earth`, `landuse`, `buildings`, …
@@ -26,7 +26,7 @@ public enum BuiltInStyle: String, CaseIterable, Sendable {
     }
 
     /// The built-in style for `schema`, dark or light.
-    public init(schema: Schema, dark: Bool) {
+    package init(schema: Schema, dark: Bool) {
         switch schema {
         case .openMapTiles: self = dark ? .openMapTilesDark : .openMapTilesLight
         case .protomaps: self = dark ? .protomapsDark : .protomapsLight
@@ -34,7 +34,7 @@ public enum BuiltInStyle: String, CaseIterable, Sendable {
     }
 
     /// The schema of the tiles the style reads.
-    public var schema: Schema {
+    package var schema: Schema {
         switch self {
         case .openMapTilesLight, .openMapTilesDark: .openMapTiles
         case .protomapsLight, .protomapsDark: .protomaps
@@ -42,8 +42,8 @@ public enum BuiltInStyle: String, CaseIterable, Sendable {
     }
 
     /// The document's bytes (UTF-8), as `MapStyleDocument(bytes:)` reads them.
-    public var bytes: [UInt8] { Array(json.utf8) }
+    package var bytes: [UInt8] { Array(json.utf8) }
 
     /// The style, read and compiled.
-    public func document() throws(MapStyleError) -> MapStyleDocument { try MapStyleDocument(bytes: bytes) }
+    package func document() throws(MapStyleError) -> MapStyleDocument { try MapStyleDocument(bytes: bytes) }
 }

@@ -2,23 +2,23 @@ import JSONDocument
 
 /// A MapLibre GL style document, read once and compiled: its sources, its drawable layers in
 /// order, and what of it is not drawn. Pure: bytes in, draw rules out (`drawRules(zoom256:)`).
-public struct MapStyleDocument: Sendable {
+package struct MapStyleDocument: Sendable {
     /// The style's `name`, when it has one.
-    public let name: String?
+    package let name: String?
     /// The `sources`, by name (the `--basemap` source replaces their URLs).
-    public let sources: [String: StyleSource]
+    package let sources: [String: StyleSource]
     /// The layers drawn, in the document's order (bottom first).
-    public let layers: [StyleLayer]
+    package let layers: [StyleLayer]
     /// What is not drawn: one warning per layer skipped or drawn without some properties.
-    public let warnings: [MapStyleWarning]
+    package let warnings: [MapStyleWarning]
     /// How many `symbol` (label) layers were skipped.
-    public let symbolLayerCount: Int
+    package let symbolLayerCount: Int
     /// How many layers have `layout.visibility` "none".
-    public let hiddenLayerCount: Int
+    package let hiddenLayerCount: Int
 
     /// Reads a style document. Throws for JSON errors (with line and column), a document without
     /// `layers`, and anything in a layer outside the supported subset (with the layer and key path).
-    public init(bytes: [UInt8]) throws(MapStyleError) {
+    package init(bytes: [UInt8]) throws(MapStyleError) {
         let root: JSONValue
         do {
             root = try JSONValue.parse(bytes)
@@ -57,23 +57,23 @@ public struct MapStyleDocument: Sendable {
     /// The rules for one image drawn at TrackSnap's zoom `zoom256` (256-pixel tiles; the style's
     /// own zoom is one less, see `StyleZoom`): the layers drawn at that zoom, in order, with every
     /// zoom function already evaluated.
-    public func drawRules(zoom256: Double) -> [DrawRule] {
+    package func drawRules(zoom256: Double) -> [DrawRule] {
         let zoom = StyleZoom(zoom256: zoom256)
         return layers.filter { $0.isDrawn(at: zoom) }.map { DrawRule(layer: $0, zoom: zoom) }
     }
 }
 
 /// One entry of a style's `sources`.
-public struct StyleSource: Equatable, Sendable {
+package struct StyleSource: Equatable, Sendable {
     /// `type`: "vector", "raster", "geojson", …
-    public var type: String
+    package var type: String
     /// `url` (a TileJSON or `pmtiles://` address), when given.
-    public var url: String?
+    package var url: String?
     /// `tiles` (URL templates), when given.
-    public var tiles: [String]
+    package var tiles: [String]
 
     /// A source of `type` at `url` or `tiles`.
-    public init(type: String, url: String?, tiles: [String]) {
+    package init(type: String, url: String?, tiles: [String]) {
         self.type = type
         self.url = url
         self.tiles = tiles

@@ -1,21 +1,21 @@
 /// Why a style document cannot be used, and where: the layer (index and id) and the key path in it.
-public struct MapStyleError: Error, Sendable, CustomStringConvertible {
+package struct MapStyleError: Error, Sendable, CustomStringConvertible {
     /// Where in the document: `layers[12] "road_major" paint.line-width[3]`, or a top-level key.
-    public var location: String
+    package var location: String
     /// What was expected and what was found.
-    public var problem: String
+    package var problem: String
 
     /// "location: problem".
-    public var description: String { location.isEmpty ? problem : "\(location): \(problem)" }
+    package var description: String { location.isEmpty ? problem : "\(location): \(problem)" }
 }
 
 /// Something of a style that is not drawn (a layer type, a property): the style is still used.
-public struct MapStyleWarning: Equatable, Sendable, CustomStringConvertible {
+package struct MapStyleWarning: Equatable, Sendable, CustomStringConvertible {
     /// The id of the layer concerned.
-    public var layerID: String
+    package var layerID: String
     /// What is not drawn, and why.
-    public var message: String
+    package var message: String
 
     /// "layer \"id\": message".
-    public var description: String { "layer \"\(layerID)\": \(message)" }
+    package var description: String { "layer \"\(layerID)\": \(message)" }
 }

@@ -2,7 +2,7 @@ extension StyleColor {
     /// Reads a CSS colour as style documents write them: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`,
     /// `rgb()`, `rgba()`, `hsl()`, `hsla()` (with commas, or the space syntax with `/ alpha`), the CSS
     /// named colours and `transparent`. Case does not matter. Nil when the text is none of these.
-    public init?(css text: String) {
+    package init?(css text: String) {
         let lowered = text.trimmingSpaces().lowercased()
         if lowered.hasPrefix("#") {
             guard let color = StyleColor(hex: lowered.dropFirst()) else { return nil }

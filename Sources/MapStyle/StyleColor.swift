@@ -1,16 +1,16 @@
 /// A colour of a style: straight (not premultiplied) red, green, blue and alpha, each 0...1.
-public struct StyleColor: Hashable, Sendable, CustomStringConvertible {
+package struct StyleColor: Hashable, Sendable, CustomStringConvertible {
     /// Red, 0...1.
-    public var red: Double
+    package var red: Double
     /// Green, 0...1.
-    public var green: Double
+    package var green: Double
     /// Blue, 0...1.
-    public var blue: Double
+    package var blue: Double
     /// Opacity, 0 (transparent) ... 1 (opaque).
-    public var alpha: Double
+    package var alpha: Double
 
     /// A colour from straight components, each clamped to 0...1.
-    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+    package init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = min(max(red, 0), 1)
         self.green = min(max(green, 0), 1)
         self.blue = min(max(blue, 0), 1)
@@ -18,18 +18,18 @@ public struct StyleColor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Opaque black, the spec's default for every colour property.
-    public static let black = StyleColor(red: 0, green: 0, blue: 0)
+    package static let black = StyleColor(red: 0, green: 0, blue: 0)
     /// Fully transparent black (`transparent`).
-    public static let transparent = StyleColor(red: 0, green: 0, blue: 0, alpha: 0)
+    package static let transparent = StyleColor(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// The colour as 8-bit channels, rounded: (red, green, blue, alpha).
-    public var rgba8: (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+    package var rgba8: (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         func channel(_ value: Double) -> UInt8 { UInt8((value * 255).rounded()) }
         return (channel(red), channel(green), channel(blue), channel(alpha))
     }
 
     /// The colour with its alpha multiplied by `opacity` (a layer's `…-opacity`).
-    public func multiplyingAlpha(by opacity: Double) -> StyleColor {
+    package func multiplyingAlpha(by opacity: Double) -> StyleColor {
         StyleColor(red: red, green: green, blue: blue, alpha: alpha * opacity)
     }
 
@@ -43,7 +43,7 @@ public struct StyleColor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// CSS `rgba(r, g, b, a)` with 0...255 channels, as the `to-string` operator writes it.
-    public var description: String {
+    package var description: String {
         let channels = rgba8
         return "rgba(\(channels.red),\(channels.green),\(channels.blue),\(ExpressionValue.format(alpha)))"
     }

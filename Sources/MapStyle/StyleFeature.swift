@@ -1,5 +1,5 @@
 /// The kind of geometry a feature has, as a style's filters see it (`$type`, `geometry-type`).
-public enum FeatureGeometryType: Sendable {
+package enum FeatureGeometryType: Sendable {
     /// A point or several points.
     case point
     /// A line string or several.
@@ -8,7 +8,7 @@ public enum FeatureGeometryType: Sendable {
     case polygon
 
     /// The name style documents compare with: "Point", "LineString" or "Polygon".
-    public var styleName: String {
+    package var styleName: String {
         switch self {
         case .point: "Point"
         case .line: "LineString"
@@ -18,7 +18,7 @@ public enum FeatureGeometryType: Sendable {
 }
 
 /// A property value of a feature (vector tiles carry strings, numbers of several widths and booleans).
-public enum FeatureValue: Equatable, Sendable {
+package enum FeatureValue: Equatable, Sendable {
     /// A string.
     case string(String)
     /// Any number (vector tiles' int, uint, sint, float and double all read as this).
@@ -29,7 +29,7 @@ public enum FeatureValue: Equatable, Sendable {
 
 /// What a style needs to know about a feature to filter it and colour it. The renderer adapts its
 /// decoded tile features to this; MapStyle reads nothing else of them (not the geometry).
-public protocol StyleFeature {
+package protocol StyleFeature {
     /// Point, line or polygon.
     var geometryType: FeatureGeometryType { get }
     /// True for several points, lines or polygons in one feature (several exterior rings for a

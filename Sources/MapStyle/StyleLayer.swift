@@ -1,8 +1,8 @@
 /// One drawable layer of a style, compiled: what it draws, from which source layer, at which
 /// zooms, with its filter and paint values as expression trees.
-public struct StyleLayer: Sendable {
+package struct StyleLayer: Sendable {
     /// What a layer draws.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// The whole image in one colour (`background`).
         case background
         /// Polygons (`fill`, and `fill-extrusion` drawn flat).
@@ -12,26 +12,26 @@ public struct StyleLayer: Sendable {
     }
 
     /// The layer's position in the document's `layers` list.
-    public let index: Int
+    package let index: Int
     /// The layer's `id`.
-    public let id: String
+    package let id: String
     /// What the layer draws.
-    public let kind: Kind
+    package let kind: Kind
     /// True for a `fill-extrusion` layer, drawn as a flat fill.
-    public let isFlattenedExtrusion: Bool
+    package let isFlattenedExtrusion: Bool
     /// The `source` the layer reads (a key of `MapStyleDocument.sources`); nil for a background.
-    public let sourceName: String?
+    package let sourceName: String?
     /// The `source-layer` (the tile layer's name, like "water" or "transportation").
-    public let sourceLayer: String?
+    package let sourceLayer: String?
     /// The layer is drawn from this zoom up (`minzoom`), when set.
-    public let minimumZoom: StyleZoom?
+    package let minimumZoom: StyleZoom?
     /// The layer is hidden from this zoom up (`maxzoom`), when set.
-    public let maximumZoom: StyleZoom?
+    package let maximumZoom: StyleZoom?
     let filter: Expression?
     let paint: LayerPaint
 
     /// Whether the layer is drawn at `zoom` (MapLibre: hidden below `minzoom` and at or above `maxzoom`).
-    public func isDrawn(at zoom: StyleZoom) -> Bool {
+    package func isDrawn(at zoom: StyleZoom) -> Bool {
         if let minimumZoom, zoom < minimumZoom { return false }
         if let maximumZoom, zoom >= maximumZoom { return false }
         return true

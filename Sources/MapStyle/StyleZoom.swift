@@ -3,16 +3,16 @@
 /// A style's zoom z shows the world as large as TrackSnap's 256-pixel zoom z + 1 (MapLibre draws
 /// 512-pixel tiles), so every `minzoom`, `maxzoom` and zoom stop in a style is one less than the
 /// TrackSnap zoom at which it takes effect. This initializer is the one place that converts.
-public struct StyleZoom: Comparable, Sendable {
+package struct StyleZoom: Comparable, Sendable {
     /// The zoom in the style's own unit (512-pixel tiles).
-    public var value: Double
+    package var value: Double
 
     /// The style zoom of an image drawn at TrackSnap's (256-pixel tile) zoom `zoom256`.
-    public init(zoom256: Double) { value = zoom256 - 1 }
+    package init(zoom256: Double) { value = zoom256 - 1 }
 
     /// A zoom already in the style's unit (for tests and for reading the document).
     init(styleValue: Double) { value = styleValue }
 
     /// Orders zooms by value.
-    public static func < (lhs: StyleZoom, rhs: StyleZoom) -> Bool { lhs.value < rhs.value }
+    package static func < (lhs: StyleZoom, rhs: StyleZoom) -> Bool { lhs.value < rhs.value }
 }

@@ -20,14 +20,14 @@ import SnapshotRendering
 /// `basemap.style`, a MapLibre style file, draws a vector source.)
 ///
 /// `casing`, `grid`, `markers`, `scale_bar`, `basemap` and `detail` may be `false` to leave them out.
-public enum StyleFile {
+package enum StyleFile {
     /// The schema version this build reads.
-    public static let version = 1
+    package static let version = 1
 
     /// Reads a style document over `base` settings. `theme`, when given (the `--theme` option),
     /// wins over the file's own `theme`. `mapStyle` reads the file `basemap.style` names (a path
     /// relative to the style file) and returns its text; without one, `basemap.style` is an error.
-    public static func settings(
+    package static func settings(
         from bytes: [UInt8], file: String, theme override: Theme? = nil, base: ThumbnailSettings = ThumbnailSettings(),
         mapStyle: ((String) throws -> String)? = nil
     ) throws(StyleError) -> ThumbnailSettings {

@@ -4,10 +4,10 @@ import ThumbnailCache
 import TrackFormats
 
 /// Everything that decides a batch run's images. Plain values; every default is here.
-public struct ThumbnailSettings: Sendable, Equatable, Codable {
+package struct ThumbnailSettings: Sendable, Equatable, Codable {
     /// The images made for each track, thumbnails first. Default: a 320×240-point thumbnail and a
     /// 1280×960-point detail snapshot, each at @1x and @2x.
-    public var images = [
+    package var images = [
         ImageSpec(widthPoints: 320, heightPoints: 240, scale: 1),
         ImageSpec(widthPoints: 320, heightPoints: 240, scale: 2),
         ImageSpec(widthPoints: 1280, heightPoints: 960, scale: 1, role: .detail),
@@ -15,15 +15,15 @@ public struct ThumbnailSettings: Sendable, Equatable, Codable {
     ]
     /// Render options (style, padding, cleaning, limits, PNG); size and scale come from `images`.
     /// Default: `RenderOptions()`.
-    public var options = RenderOptions()
+    package var options = RenderOptions()
     /// The renderer version in the cache key. Default: `SnapshotRenderer.version`.
-    public var rendererVersion = SnapshotRenderer.version
+    package var rendererVersion = SnapshotRenderer.version
 
     /// The defaults above.
-    public init() {}
+    package init() {}
 
     /// The options for one image.
-    public func options(for image: ImageSpec) -> RenderOptions {
+    package func options(for image: ImageSpec) -> RenderOptions {
         var options = self.options
         options.widthPoints = image.widthPoints
         options.heightPoints = image.heightPoints
@@ -37,7 +37,7 @@ public struct ThumbnailSettings: Sendable, Equatable, Codable {
     /// one, and a new toolchain keeps every key. The input limits are left out: they decide whether
     /// a track is read, never how it is drawn, so raising `--memory-limit` for one night does not
     /// re-render the archive.
-    public var fingerprint: SHA256Digest {
+    package var fingerprint: SHA256Digest {
         var drawn = self
         drawn.options.limits = DecodingLimits()
         // "/2": the encoding was `String(reflecting:)` of the values in "/1", which the language
@@ -46,7 +46,7 @@ public struct ThumbnailSettings: Sendable, Equatable, Codable {
     }
 
     /// Checks every image's options; returns a message naming the problem, or nil.
-    public func validationProblem() -> String? {
+    package func validationProblem() -> String? {
         if !images.contains(where: { $0.role == .thumbnail }) { return "at least one thumbnail size is needed" }
         for image in images {
             if let problem = options(for: image).validationProblem() { return problem }
@@ -57,7 +57,7 @@ public struct ThumbnailSettings: Sendable, Equatable, Codable {
 
 extension ThumbnailStore {
     /// A store in `root` for the images of `settings`, keyed by their fingerprint.
-    public init(root: String, settings: ThumbnailSettings) {
+    package init(root: String, settings: ThumbnailSettings) {
         self.init(root: root, images: settings.images, fingerprint: settings.fingerprint)
     }
 }

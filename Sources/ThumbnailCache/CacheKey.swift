@@ -3,12 +3,12 @@ import ContentHash
 /// The cache key of a track under some settings: SHA-256 over the SHA-256 of the track's bytes,
 /// the settings' fingerprint and the renderer version (inside the fingerprint). 64 hex digits;
 /// also the track's id in the listing and the stem of its image names.
-public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+package struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// 64 lower-case hex digits.
-    public let hex: String
+    package let hex: String
 
     /// The key for a track whose bytes hash to `content`.
-    public init(content: SHA256Digest, settings fingerprint: SHA256Digest) {
+    package init(content: SHA256Digest, settings fingerprint: SHA256Digest) {
         var hasher = SHA256()
         hasher.update("tracksnap-cache-key/1\n")
         hasher.update(content.bytes)
@@ -17,11 +17,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A key read back from a file name; nil unless 64 hex digits.
-    public init?(hex: String) {
+    package init?(hex: String) {
         guard hex.utf8.count == 64, hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
         self.hex = hex
     }
 
     /// Same as `hex`.
-    public var description: String { hex }
+    package var description: String { hex }
 }

@@ -1,5 +1,5 @@
 /// What an image is for.
-public enum ImageRole: String, Sendable, Equatable, Codable {
+package enum ImageRole: String, Sendable, Equatable, Codable {
     /// The listing's card image.
     case thumbnail
     /// The detail page's large snapshot.
@@ -7,18 +7,18 @@ public enum ImageRole: String, Sendable, Equatable, Codable {
 }
 
 /// One image rendered for every track.
-public struct ImageSpec: Sendable, Equatable, Codable {
+package struct ImageSpec: Sendable, Equatable, Codable {
     /// Width in points.
-    public var widthPoints: Int
+    package var widthPoints: Int
     /// Height in points.
-    public var heightPoints: Int
+    package var heightPoints: Int
     /// Device pixels per point.
-    public var scale: Double
+    package var scale: Double
     /// What the image is for. Default: `.thumbnail`.
-    public var role: ImageRole
+    package var role: ImageRole
 
     /// Creates a spec.
-    public init(widthPoints: Int, heightPoints: Int, scale: Double, role: ImageRole = .thumbnail) {
+    package init(widthPoints: Int, heightPoints: Int, scale: Double, role: ImageRole = .thumbnail) {
         self.widthPoints = widthPoints
         self.heightPoints = heightPoints
         self.scale = scale

@@ -2,21 +2,21 @@ import FoundationEssentials
 
 /// What the listing knows about one rendered track: written once per cache key, after its
 /// images, as `Output/.tracksnap/records/<key>.json`. Field names are index.json's keys.
-public struct TrackRecord: Sendable, Equatable, Codable {
+package struct TrackRecord: Sendable, Equatable, Codable {
     /// One published image.
-    public struct Image: Sendable, Equatable, Codable {
+    package struct Image: Sendable, Equatable, Codable {
         /// Path relative to Output/, e.g. "thumbs/<key>@2x.png".
-        public var path: String
+        package var path: String
         /// Width in pixels.
-        public var width: Int
+        package var width: Int
         /// Height in pixels.
-        public var height: Int
+        package var height: Int
         /// Device pixels per point.
-        public var scale: Double
+        package var scale: Double
         /// "thumbnail" or "detail".
-        public var role: String
+        package var role: String
         /// The exact map rect shown, [minX, minY, maxX, maxY] in EPSG:3857 metres.
-        public var viewportEpsg3857: [Double]
+        package var viewportEpsg3857: [Double]
 
         enum CodingKeys: String, CodingKey {
             case path, width, height, scale, role
@@ -24,7 +24,7 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         }
 
         /// An image entry.
-        public init(path: String, width: Int, height: Int, scale: Double, role: String, viewportEpsg3857: [Double]) {
+        package init(path: String, width: Int, height: Int, scale: Double, role: String, viewportEpsg3857: [Double]) {
             self.path = path
             self.width = width
             self.height = height
@@ -36,27 +36,27 @@ public struct TrackRecord: Sendable, Equatable, Codable {
 
     /// What the basemap came to (the renderer's `BasemapReport`, as plain values: the listing
     /// reads records without linking the renderer). Field names are index.json's keys.
-    public struct Basemap: Sendable, Equatable, Codable {
+    package struct Basemap: Sendable, Equatable, Codable {
         /// The zoom level of the tiles drawn; nil when none could be.
-        public var zoom: Int?
+        package var zoom: Int?
         /// Tiles drawn.
-        public var tiles: Int
+        package var tiles: Int
         /// Tiles the source does not have there (its coverage ends).
-        public var tilesAbsent: Int
+        package var tilesAbsent: Int
         /// Tiles that could not be had (`problems` says why).
-        public var tilesFailed: Int
+        package var tilesFailed: Int
         /// The attribution drawn, if any.
-        public var attribution: String?
+        package var attribution: String?
         /// Why tiles failed or nothing was drawn, one line each (at most 5).
-        public var problems: [String]?
+        package var problems: [String]?
         /// "vector" for a vector map; nil (not encoded) for raster tiles.
-        public var kind: String? = nil
+        package var kind: String? = nil
         /// Vector maps: features drawn; nil for raster tiles.
-        public var featuresDrawn: Int? = nil
+        package var featuresDrawn: Int? = nil
         /// Vector maps: vertices of the features drawn; nil for raster tiles.
-        public var verticesDrawn: Int? = nil
+        package var verticesDrawn: Int? = nil
         /// Vector maps: the style's label layers, not drawn; nil for raster tiles.
-        public var labelLayersSkipped: Int? = nil
+        package var labelLayersSkipped: Int? = nil
 
         enum CodingKeys: String, CodingKey {
             case zoom, tiles, attribution, problems, kind
@@ -68,7 +68,7 @@ public struct TrackRecord: Sendable, Equatable, Codable {
         }
 
         /// A basemap summary.
-        public init(zoom: Int?, tiles: Int, tilesAbsent: Int, tilesFailed: Int, attribution: String?, problems: [String]?) {
+        package init(zoom: Int?, tiles: Int, tilesAbsent: Int, tilesFailed: Int, attribution: String?, problems: [String]?) {
             self.zoom = zoom
             self.tiles = tiles
             self.tilesAbsent = tilesAbsent
@@ -79,51 +79,51 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     }
 
     /// The cache key.
-    public var id: String
+    package var id: String
     /// The track's name from the file, if any.
-    public var name: String?
+    package var name: String?
     /// The format read ("gpx", "csv", …).
-    public var format: String
+    package var format: String
     /// The activity or sport the file records (GPX `type`, TCX, FIT, GeoJSON), if any.
-    public var activity: String?
+    package var activity: String?
     /// The UTC offset written with the file's first time (seconds east), if the file records one.
-    public var utcOffsetRecordedS: Int?
+    package var utcOffsetRecordedS: Int?
     /// First fix time, seconds since the Unix epoch, when the track has times.
-    public var startTime: Double?
+    package var startTime: Double?
     /// Last fix time, seconds since the Unix epoch, when the track has times.
-    public var endTime: Double?
+    package var endTime: Double?
     /// Time spent moving, seconds.
-    public var movingTimeS: Double?
+    package var movingTimeS: Double?
     /// Distance covered while moving, metres.
-    public var movingDistanceM: Double?
+    package var movingDistanceM: Double?
     /// `[west, south, east, north]` in degrees (GeoJSON order; west > east across the antimeridian).
-    public var bbox: [Double]
+    package var bbox: [Double]
     /// The first fix, `[longitude, latitude]`.
-    public var startLonLat: [Double]
+    package var startLonLat: [Double]
     /// Segments drawn.
-    public var segments: Int
+    package var segments: Int
     /// Vertices drawn after simplification (in the first image).
-    public var fixesDrawn: Int
+    package var fixesDrawn: Int
     /// Distance over the cleaned fixes, metres.
-    public var distanceM: Double
+    package var distanceM: Double
     /// First to last fix, seconds.
-    public var durationS: Double?
+    package var durationS: Double?
     /// Climb, metres.
-    public var elevationGainM: Double?
+    package var elevationGainM: Double?
     /// Fixes read.
-    public var fixes: Int
+    package var fixes: Int
     /// Fixes kept after cleaning.
-    public var fixesKept: Int
+    package var fixesKept: Int
     /// The images, in the settings' order.
-    public var images: [Image]
+    package var images: [Image]
     /// What the basemap came to over all images (tiles summed, the first image's zoom, the
     /// attribution); nil on the grid.
-    public var basemap: Basemap?
+    package var basemap: Basemap?
     /// Set when map tiles that exist could not be had (`basemap.tiles_failed`: offline, a
     /// locked file, a server outage, an unreadable tile): why, in a few words. The images are
     /// published (still useful) but not reused from the cache; the next run draws them again.
     /// Nil when complete (tiles absent by design, outside the source's coverage, do not count).
-    public var incomplete: String?
+    package var incomplete: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, format, fixes, images, activity, bbox, segments, basemap, incomplete
@@ -141,7 +141,7 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     }
 
     /// A record of the fields every render has; the optional ones are set after.
-    public init(
+    package init(
         key: CacheKey, format: String, bbox: [Double], startLonLat: [Double], segments: Int, fixesDrawn: Int, distanceM: Double, fixes: Int,
         fixesKept: Int, images: [Image]
     ) {
@@ -158,14 +158,14 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     }
 
     /// Sorted-key JSON.
-    public func jsonBytes() -> [UInt8] {
+    package func jsonBytes() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array((try? encoder.encode(self)) ?? Data())
     }
 
     /// Parses a record; nil when the bytes are not one.
-    public static func parse(_ bytes: [UInt8]) -> TrackRecord? {
+    package static func parse(_ bytes: [UInt8]) -> TrackRecord? {
         try? JSONDecoder().decode(TrackRecord.self, from: Data(bytes))
     }
 }

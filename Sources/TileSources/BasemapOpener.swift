@@ -4,39 +4,39 @@ import MapTiles
 /// Opens what `--basemap` or the style's `basemap.source` names: an http(s) URL template, a
 /// folder of `{z}/{x}/{y}` tiles, an MBTiles file or a PMTiles archive (told by its first bytes),
 /// of raster or vector tiles.
-public struct BasemapOpener: Sendable {
+package struct BasemapOpener: Sendable {
     /// Where URL tiles are cached on disk.
-    public var tileCacheDirectory: String
+    package var tileCacheDirectory: String
     /// Use only the disk cache for URL tiles (`--offline`).
-    public var offline = false
+    package var offline = false
     /// TrackSnap's version, for the User-Agent.
-    public var version = ""
+    package var version = ""
     /// Decoded tiles kept per worker, bytes. Default: 128 MiB.
-    public var memoryCacheBytes = 128 << 20
+    package var memoryCacheBytes = 128 << 20
     /// Seconds one image may spend on tiles, from any source. Default: 15 (`run` takes it from
     /// the job timeout).
-    public var imageDeadlineSeconds = 15.0
+    package var imageDeadlineSeconds = 15.0
     /// Seconds all images of one track may spend on tiles: four image deadlines. `run` gives an
     /// image an eighth of the job timeout, so a track's tiles take at most half of it however
     /// many images the style has.
-    public var trackDeadlineSeconds: Double { imageDeadlineSeconds * 4 }
+    package var trackDeadlineSeconds: Double { imageDeadlineSeconds * 4 }
     /// Seconds one tile request may take. Default: 10.
-    public var requestTimeoutSeconds = 10.0
+    package var requestTimeoutSeconds = 10.0
 
     /// An opener caching URL tiles in `tileCacheDirectory`.
-    public init(tileCacheDirectory: String) {
+    package init(tileCacheDirectory: String) {
         self.tileCacheDirectory = tileCacheDirectory
     }
 
     /// Whether `source` is meant as a URL template (any scheme, any case: `HTTP://…` and
     /// `ftp://…` are checked as templates and explained, not looked up as files).
-    public static func isURL(_ source: String) -> Bool { TileURLTemplate.looksLikeURL(source) }
+    package static func isURL(_ source: String) -> Bool { TileURLTemplate.looksLikeURL(source) }
 
     /// `source` as it may be shown or stored: a URL without credentials or query values.
-    public static func displayName(_ source: String) -> String { TileURLTemplate.redact(source) }
+    package static func displayName(_ source: String) -> String { TileURLTemplate.redact(source) }
 
     /// The raw source `settings` name; throws a message naming the source and the problem.
-    public func openSource(_ settings: BasemapSettings) throws(TileProblem) -> any RawTileSource {
+    package func openSource(_ settings: BasemapSettings) throws(TileProblem) -> any RawTileSource {
         let source = settings.source
         if Self.isURL(source) {
             let tiles = try URLTileSource(
@@ -62,7 +62,7 @@ public struct BasemapOpener: Sendable {
     }
 
     /// The provider a renderer uses: the source, decoded and cached; problems go to `report`.
-    public func open(_ settings: BasemapSettings, report: @escaping (String) -> Void = { _ in }) throws(TileProblem) -> BasemapTiles {
+    package func open(_ settings: BasemapSettings, report: @escaping (String) -> Void = { _ in }) throws(TileProblem) -> BasemapTiles {
         let tiles = BasemapTiles(source: try openSource(settings), cache: DecodedTileCache(capacityBytes: memoryCacheBytes))
         tiles.budget.imageSeconds = imageDeadlineSeconds
         tiles.budget.trackSeconds = trackDeadlineSeconds
@@ -76,7 +76,7 @@ public struct BasemapOpener: Sendable {
     /// folder is added or removed; edit a tile in place and touch the folder to re-render), a
     /// URL template's nothing (the template is in the key; servers' tiles change without notice,
     /// and re-rendering an archive because a tile server updated would defeat the cache).
-    public static func contentStamp(of source: String) -> String {
+    package static func contentStamp(of source: String) -> String {
         if isURL(source) { return "" }
         guard let status = (try? FileStore.statusFollowingLinks(source)) ?? nil else { return "missing" }
         return status.isDirectory

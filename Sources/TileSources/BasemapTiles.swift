@@ -7,13 +7,13 @@ import VectorTiles
 /// costs bounded time like a hanging server, and its tiles are failed (the image marked
 /// incomplete, drawn again by a later run), never the track. One per worker (not thread-safe:
 /// a worker renders one image at a time).
-public final class BasemapTiles: TileProvider {
+package final class BasemapTiles: TileProvider {
     /// The raw source.
-    public let source: any RawTileSource
+    package let source: any RawTileSource
     /// The source's description with the tile size learnt from a decoded tile (on first use, so
     /// a worker that renders nothing reads no tile). The attribution is the source's own; the
     /// renderer puts the settings' over it (`BasemapSettings.attribution(over:)`).
-    public lazy var sourceDescription: TileSourceDescription = {
+    package lazy var sourceDescription: TileSourceDescription = {
         var description = declared
         // Vector tiles have no pixels: they are drawn at the image's own scale.
         if declared.kind == .raster { description.tilePixels = Self.tilePixels(of: source, limits: limits) ?? 256 }
@@ -21,25 +21,25 @@ public final class BasemapTiles: TileProvider {
     }()
     private let declared: TileSourceDescription
     /// The decoded-tile cache.
-    public let cache: DecodedTileCache
+    package let cache: DecodedTileCache
     /// Size limits per tile.
-    public let limits: TileLimits
+    package let limits: TileLimits
     /// Limits on decoding one vector tile (inflated size, vertices, features). Default: `VectorTileLimits()`.
-    public var vectorLimits = VectorTileLimits()
+    package var vectorLimits = VectorTileLimits()
     /// Called with the first problem of each kind this source has ("bad PNG", "HTTP 500"…), so a
     /// batch logs a bad source once, not once per tile; every problem still goes into the
     /// render info.
-    public var onFirstProblem: (String) -> Void = { _ in }
+    package var onFirstProblem: (String) -> Void = { _ in }
     /// Tiles read from the source (not from the cache) since creation.
-    public private(set) var tilesRead = 0
+    package private(set) var tilesRead = 0
     /// The time for tiles and the circuit breaker: the source's own when it checks them itself
     /// (`TileBudgetedSource`), else checked here before each read.
-    public let budget: TileTimeBudget
+    package let budget: TileTimeBudget
     private let sourceChecksBudget: Bool
     private var kindsReported: Set<String> = []
 
     /// Wraps `source`.
-    public init(source: any RawTileSource, cache: DecodedTileCache = DecodedTileCache(), limits: TileLimits = TileLimits()) {
+    package init(source: any RawTileSource, cache: DecodedTileCache = DecodedTileCache(), limits: TileLimits = TileLimits()) {
         self.source = source
         self.cache = cache
         self.limits = limits
@@ -50,19 +50,19 @@ public final class BasemapTiles: TileProvider {
     }
 
     /// Starts one track: the time all its images may spend on tiles starts now.
-    public func beginTrack() {
+    package func beginTrack() {
         budget.beginTrack()
     }
 
     /// Starts one image: its time for tiles starts now.
-    public func beginImage() {
+    package func beginImage() {
         budget.beginImage()
         source.beginImage()
     }
 
     /// The tile, from the cache or the source. A failure that may pass (a timeout, an HTTP
     /// error, a tile not asked for) is not remembered: the next image asks again.
-    public func tile(_ coordinate: TileCoordinate) -> TileLookup {
+    package func tile(_ coordinate: TileCoordinate) -> TileLookup {
         var passing = false
         let lookup = cache.lookup(coordinate) {
             tilesRead += 1

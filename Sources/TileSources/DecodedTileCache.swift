@@ -5,24 +5,24 @@ import VectorTiles
 /// Default bound 128 MiB: 512 raster tiles of 256×256 (a 2560×1920 image needs about 190 of them,
 /// all four default images of a track about 260), so a region's tiles stay decoded across tracks;
 /// vector tiles count their decoded points and properties (`VectorTile.Decoded.estimatedBytes`).
-public final class DecodedTileCache {
+package final class DecodedTileCache {
     /// The bound in bytes of decoded pixels.
-    public let capacityBytes: Int
+    package let capacityBytes: Int
     /// Bytes held now.
-    public private(set) var heldBytes = 0
+    package private(set) var heldBytes = 0
     /// Lookups answered from memory, and decodes, since creation.
-    public private(set) var hits = 0, misses = 0
+    package private(set) var hits = 0, misses = 0
     private var entries: [TileCoordinate: (lookup: TileLookup, bytes: Int, used: Int)] = [:]
     private var clock = 0
 
     /// An empty cache holding at most `capacityBytes`.
-    public init(capacityBytes: Int = 128 << 20) {
+    package init(capacityBytes: Int = 128 << 20) {
         self.capacityBytes = capacityBytes
     }
 
     /// The cached lookup, or `load()`'s, kept (absent and failed tiles too, so a bad tile is
     /// read and reported once per worker, not once per image).
-    public func lookup(_ coordinate: TileCoordinate, load: () -> TileLookup) -> TileLookup {
+    package func lookup(_ coordinate: TileCoordinate, load: () -> TileLookup) -> TileLookup {
         clock += 1
         if let entry = entries[coordinate] {
             hits += 1
@@ -45,7 +45,7 @@ public final class DecodedTileCache {
     }
 
     /// Drops what is kept for `coordinate` (a failure that may pass, to be asked again).
-    public func forget(_ coordinate: TileCoordinate) {
+    package func forget(_ coordinate: TileCoordinate) {
         guard let entry = entries.removeValue(forKey: coordinate) else { return }
         heldBytes -= entry.bytes
     }

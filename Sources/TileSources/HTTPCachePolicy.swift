@@ -9,16 +9,16 @@ import FileStore
 /// once (kept, revalidated next time). Every number a server sends is bounded here: freshness is
 /// 0 to `longestFreshSeconds` whatever the headers say (`max-age=9223372036854775807`, `1e24`,
 /// a year 99999 date), so nothing downstream converts an unbounded value. Pure.
-public struct HTTPCachePolicy: Sendable, Equatable {
+package struct HTTPCachePolicy: Sendable, Equatable {
     /// Seconds since the epoch until which the tile is used without asking the server; always
     /// within `now ... now + longestFreshSeconds`.
-    public var freshUntil: Double
+    package var freshUntil: Double
 
     /// The longest a tile is trusted without asking: a year (RFC 9111 suggests no more).
-    public static let longestFreshSeconds = 365.0 * 86_400
+    package static let longestFreshSeconds = 365.0 * 86_400
 
     /// The policy for a response's headers (values as received, "" when absent) at `now`.
-    public init(cacheControl: String, expires: String, date: String, lastModified: String, now: Double) {
+    package init(cacheControl: String, expires: String, date: String, lastModified: String, now: Double) {
         let now = now.isFinite ? now : 0
         freshUntil = now + Self.freshSeconds(cacheControl: cacheControl, expires: expires, date: date, lastModified: lastModified, now: now)
     }

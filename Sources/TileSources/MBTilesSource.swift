@@ -6,19 +6,19 @@ import SystemSQLite
 /// vector tiles, gzip-compressed or not), `minzoom`,
 /// `maxzoom`, `bounds` and `attribution`. Opened read-only; a file another process holds
 /// locked is waited for 2 s, then reported.
-public final class MBTilesSource: RawTileSource {
+package final class MBTilesSource: RawTileSource {
     /// The file.
-    public let path: String
+    package let path: String
     /// What the metadata says.
-    public let sourceDescription: TileSourceDescription
+    package let sourceDescription: TileSourceDescription
     /// The metadata's `format` ("png", "jpg", "pbf"…), lower-cased; "" when absent (then raster).
-    public let format: String
+    package let format: String
     private var database: OpaquePointer?
     private var query: OpaquePointer?
 
     /// Opens the file and reads its metadata; throws a message naming the file and the problem
     /// (not a database, locked, no tiles table, an unknown tile format).
-    public init(path: String) throws(TileProblem) {
+    package init(path: String) throws(TileProblem) {
         self.path = path
         var handle: OpaquePointer?
         let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
@@ -83,7 +83,7 @@ public final class MBTilesSource: RawTileSource {
 
     /// Zoom levels a source may declare: 2^30 tiles a side is past any tile set made (zoom 22
     /// is centimetres), and keeps every tile and pixel coordinate well inside `Int`.
-    public static let zoomRange = 0...30
+    package static let zoomRange = 0...30
 
     /// The description the metadata gives (pure, for tests): `minzoom` and `maxzoom` (else the
     /// zoom levels the tiles table holds, `tableZooms`), `bounds` and `attribution`. A zoom
@@ -91,7 +91,7 @@ public final class MBTilesSource: RawTileSource {
     /// `bounds` is clamped to the world (longitudes −180...180, latitudes to Web Mercator's
     /// ±85.0511), and ignored (the whole world) when it is not four numbers or empty after
     /// clamping. `center` is not used.
-    public static func description(metadata: [String: String], tableZooms: ClosedRange<Int>?) throws(TileProblem) -> TileSourceDescription {
+    package static func description(metadata: [String: String], tableZooms: ClosedRange<Int>?) throws(TileProblem) -> TileSourceDescription {
         var description = TileSourceDescription()
         func zoom(_ field: String) throws(TileProblem) -> Int? {
             guard let text = metadata[field]?.trimmingSpaces, !text.isEmpty else { return nil }
@@ -124,7 +124,7 @@ public final class MBTilesSource: RawTileSource {
     }
 
     /// The tile's bytes, nil when the file has none there.
-    public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+    package func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
         guard let query else { throw TileProblem("MBTiles '\(path)' is closed") }
         sqlite3_reset(query)
         sqlite3_bind_int(query, 1, Int32(coordinate.z))

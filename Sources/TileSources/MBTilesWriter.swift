@@ -3,14 +3,14 @@ import SystemSQLite
 
 /// Writes an MBTiles file (spec 1.3: `metadata` and `tiles` tables, TMS rows). For the tests'
 /// and the generated tile sets of docs/basemaps.md (`tracksnap-dev tiles`); TrackSnap itself only reads.
-public final class MBTilesWriter {
+package final class MBTilesWriter {
     private var database: OpaquePointer?
     private var insert: OpaquePointer?
     /// The file.
-    public let path: String
+    package let path: String
 
     /// Creates (replacing) `path` with the given metadata (`name`, `format`, `minzoom`…).
-    public init(path: String, metadata: [String: String]) throws(TileProblem) {
+    package init(path: String, metadata: [String: String]) throws(TileProblem) {
         self.path = path
         var handle: OpaquePointer?
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let handle else {
@@ -35,7 +35,7 @@ public final class MBTilesWriter {
     }
 
     /// Adds one encoded tile at an XYZ coordinate (stored in TMS order).
-    public func add(_ coordinate: TileCoordinate, bytes: [UInt8]) throws(TileProblem) {
+    package func add(_ coordinate: TileCoordinate, bytes: [UInt8]) throws(TileProblem) {
         sqlite3_reset(insert)
         sqlite3_bind_int(insert, 1, Int32(coordinate.z))
         sqlite3_bind_int(insert, 2, Int32(coordinate.x))
@@ -50,7 +50,7 @@ public final class MBTilesWriter {
     }
 
     /// Commits and closes the file.
-    public func finish() throws(TileProblem) {
+    package func finish() throws(TileProblem) {
         sqlite3_finalize(insert)
         insert = nil
         try execute("COMMIT")

@@ -9,15 +9,15 @@ import VectorTiles
 /// Vector (`mvt`) or raster (`png`, `jpeg`) by the header's tile type; zooms and bounds from the
 /// header, the attribution from the metadata JSON. A damaged archive (bad header, sections past
 /// the end, a directory loop) is refused at open, naming the file.
-public final class PMTilesSource: RawTileSource {
+package final class PMTilesSource: RawTileSource {
     /// The file.
-    public let path: String
+    package let path: String
     /// What the header and metadata say.
-    public let sourceDescription: TileSourceDescription
+    package let sourceDescription: TileSourceDescription
     private let reader: PMTilesReader<FileRanges>
 
     /// Opens the archive and reads its header, root directory and metadata.
-    public init(path: String) throws(TileProblem) {
+    package init(path: String) throws(TileProblem) {
         self.path = path
         let file: RandomAccessFile
         do {
@@ -36,7 +36,7 @@ public final class PMTilesSource: RawTileSource {
     }
 
     /// Whether `bytes` (a file's first bytes) start a PMTiles archive.
-    public static func isPMTiles(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("PMTiles".utf8)) }
+    package static func isPMTiles(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("PMTiles".utf8)) }
 
     /// The description the header gives; the tile type decides raster or vector.
     static func description(_ header: PMTilesHeader, attribution: String?, path: String) throws(TileProblem) -> TileSourceDescription {
@@ -60,7 +60,7 @@ public final class PMTilesSource: RawTileSource {
     }
 
     /// The tile's bytes as stored (gzip-compressed or not), nil when the archive has none there.
-    public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+    package func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
         do throws(PMTilesError) {
             return try reader.storedTile(z: coordinate.z, x: coordinate.x, y: coordinate.y)
         } catch {

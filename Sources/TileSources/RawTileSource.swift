@@ -2,7 +2,7 @@ import MapTiles
 
 /// Where encoded tiles come from: a file, a folder, a server. `BasemapTiles` decodes and
 /// caches what these return.
-public protocol RawTileSource: AnyObject {
+package protocol RawTileSource: AnyObject {
     /// Zoom range, bounds and attribution as the source declares them (tile size is learnt by
     /// `BasemapTiles` from a decoded tile).
     var sourceDescription: TileSourceDescription { get }
@@ -19,7 +19,7 @@ public protocol RawTileSource: AnyObject {
 
 extension RawTileSource {
     /// Nothing: `BasemapTiles` keeps the time for sources without a budget of their own.
-    public func beginImage() {}
+    package func beginImage() {}
     /// False: a file gives the same bytes again.
-    public func forgetTile(_ coordinate: TileCoordinate) -> Bool { false }
+    package func forgetTile(_ coordinate: TileCoordinate) -> Bool { false }
 }

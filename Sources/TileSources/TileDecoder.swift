@@ -4,22 +4,22 @@ import MapTiles
 
 /// Limits on one tile's bytes and pixels, so a hostile or broken source cannot make a worker
 /// allocate without bound.
-public struct TileLimits: Sendable, Equatable {
+package struct TileLimits: Sendable, Equatable {
     /// Largest encoded tile, bytes. Default: 4 MiB (real tiles are 5–300 KB; 512-pixel aerial
     /// JPEGs stay under 1 MB).
-    public var maximumTileBytes = 4 << 20
+    package var maximumTileBytes = 4 << 20
     /// Largest tile edge, pixels. Default: 1024 (tile sets use 256 or 512).
-    public var maximumTilePixels = 1024
+    package var maximumTilePixels = 1024
 
     /// The defaults above.
-    public init() {}
+    package init() {}
 }
 
 /// Decodes PNG and JPEG tiles (libpng, libjpeg) into premultiplied RGBA; everything else is
 /// refused with a message saying what the bytes are.
-public enum TileDecoder {
+package enum TileDecoder {
     /// The decoded tile, or a message for the render info.
-    public static func decode(_ bytes: [UInt8], limits: TileLimits = TileLimits()) -> Result<TileImage, TileProblem> {
+    package static func decode(_ bytes: [UInt8], limits: TileLimits = TileLimits()) -> Result<TileImage, TileProblem> {
         if bytes.count > limits.maximumTileBytes {
             return .failure(TileProblem("the tile is \(bytes.count) bytes, more than the \(limits.maximumTileBytes >> 20) MiB a tile may have"))
         }
@@ -91,9 +91,9 @@ public enum TileDecoder {
 }
 
 /// Why a tile could not be had: one line for the render info and the log.
-public struct TileProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TileProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure: it decides whether the failure is remembered and logged.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The tile itself is bad or unreadable (remembered per worker, logged once per kind).
         case tile
         /// The source did not deliver (timeout, connection, HTTP error): may pass; not remembered.
@@ -104,15 +104,15 @@ public struct TileProblem: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The line.
-    public var description: String
+    package var description: String
     /// Whether the condition passes by itself (an MBTiles file another process holds locked):
     /// retrying later may succeed. Default: false.
-    public var isTemporary = false
+    package var isTemporary = false
     /// The kind. Default: `.tile`.
-    public var kind: Kind
+    package var kind: Kind
 
     /// A problem.
-    public init(_ description: String, isTemporary: Bool = false, kind: Kind = .tile) {
+    package init(_ description: String, isTemporary: Bool = false, kind: Kind = .tile) {
         self.description = description
         self.isTemporary = isTemporary
         self.kind = kind

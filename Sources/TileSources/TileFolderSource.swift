@@ -4,14 +4,14 @@ import MapTiles
 /// tiles) in the XYZ order, as `gdal2tiles --xyz`, `mb-util` and MOBAC's "OSMAnd tiles" write
 /// them. The zoom range is the numbered subfolders present; the kind is told by the first tile
 /// file found in the lowest zoom.
-public final class TileFolderSource: RawTileSource {
+package final class TileFolderSource: RawTileSource {
     /// The folder.
-    public let path: String
+    package let path: String
     /// Zoom range from the subfolders; no bounds; no attribution (give it in the style).
-    public let sourceDescription: TileSourceDescription
+    package let sourceDescription: TileSourceDescription
 
     /// Opens a folder; throws when it has no numbered zoom subfolder.
-    public init(path: String) throws(TileProblem) {
+    package init(path: String) throws(TileProblem) {
         self.path = path
         let names: [String]
         do {
@@ -43,7 +43,7 @@ public final class TileFolderSource: RawTileSource {
     }
 
     /// The tile's bytes; nil when no file of a known extension exists there.
-    public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+    package func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
         let stem = "\(path)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y)"
         for suffix in suffixes {
             switch FileStoreBridge.read(stem + suffix, limit: limit) {

@@ -10,46 +10,46 @@ import Glibc
 /// the circuit breaker opens: the source is not asked again by this budget's owner (a worker,
 /// for the rest of the run). `BasemapTiles` keeps one per source; a source that checks it
 /// itself (`TileBudgetedSource`) shares its own.
-public final class TileTimeBudget {
+package final class TileTimeBudget {
     /// Seconds one image may spend on its tiles. Default: 15.
-    public var imageSeconds = 15.0
+    package var imageSeconds = 15.0
     /// Seconds all images of one track may spend on their tiles. Default: 60.
-    public var trackSeconds = 60.0
+    package var trackSeconds = 60.0
     /// Failed reads in a row that open the circuit breaker. Default: 3.
-    public var breakerThreshold = 3
+    package var breakerThreshold = 3
     /// Failed reads since the last read that worked.
-    public private(set) var failuresInARow = 0
+    package private(set) var failuresInARow = 0
     /// Why the circuit breaker is open, nil while it is closed.
-    public private(set) var breakerReason: String?
+    package private(set) var breakerReason: String?
     private var imageDeadline = Double.infinity
     private var trackDeadline = Double.infinity
 
     /// A budget with the defaults.
-    public init() {}
+    package init() {}
 
     /// Starts the clock of one track's images.
-    public func beginTrack() {
+    package func beginTrack() {
         trackDeadline = Self.monotonicSeconds() + trackSeconds
     }
 
     /// Starts the clock of one image's tiles.
-    public func beginImage() {
+    package func beginImage() {
         imageDeadline = Self.monotonicSeconds() + imageSeconds
     }
 
     /// Seconds left for the current image (the earlier of its own and its track's deadline);
     /// infinite before any `beginImage()` or `beginTrack()`.
-    public var secondsLeft: Double { min(imageDeadline, trackDeadline) - Self.monotonicSeconds() }
+    package var secondsLeft: Double { min(imageDeadline, trackDeadline) - Self.monotonicSeconds() }
 
     /// Which time ran out, for messages: "this image's 15 s for tiles" or "this track's 60 s
     /// for tiles".
-    public var spentLimit: String {
+    package var spentLimit: String {
         trackDeadline < imageDeadline
             ? "this track's \(Self.seconds(trackSeconds)) s for tiles" : "this image's \(Self.seconds(imageSeconds)) s for tiles"
     }
 
     /// Counts a read that worked (or found no tile): the failures are no longer in a row.
-    public func recordSuccess() {
+    package func recordSuccess() {
         failuresInARow = 0
     }
 
@@ -57,7 +57,7 @@ public final class TileTimeBudget {
     /// reason naming `what` failed ("the tile server", "the MBTiles file") and the last problem.
     /// True when this failure opened it.
     @discardableResult
-    public func recordFailure(_ problem: TileProblem, what: String) -> Bool {
+    package func recordFailure(_ problem: TileProblem, what: String) -> Bool {
         failuresInARow += 1
         guard failuresInARow >= breakerThreshold, breakerReason == nil else { return false }
         breakerReason = "\(what) failed \(failuresInARow) times in a row (last: \(problem.description)); it is not asked again in this run"
@@ -65,7 +65,7 @@ public final class TileTimeBudget {
     }
 
     /// Opens the breaker for a reason learnt elsewhere (another worker's breaker).
-    public func openBreaker(_ reason: String) {
+    package func openBreaker(_ reason: String) {
         if breakerReason == nil { breakerReason = reason }
     }
 
@@ -83,7 +83,7 @@ public final class TileTimeBudget {
 /// A source that checks the `TileTimeBudget` itself before it asks (a server with a disk cache:
 /// when the time or the breaker says no, a stale cached copy is still better than the grid).
 /// `BasemapTiles` then uses the source's budget and leaves the checks to it.
-public protocol TileBudgetedSource: RawTileSource {
+package protocol TileBudgetedSource: RawTileSource {
     /// The budget the source checks and counts its failures in.
     var budget: TileTimeBudget { get }
 }

@@ -7,20 +7,20 @@ import MapTiles
 /// Also the one place that decides what of a template may be shown or stored: `redacted` drops
 /// `user:password@` and replaces every query value with "…", because templates often carry an
 /// API key (`?api_key=…`, `?access_token=…`) and messages end up in records, pages and logs.
-public struct TileURLTemplate: Sendable, Equatable {
+package struct TileURLTemplate: Sendable, Equatable {
     /// The template as given (with its credentials: used only to fetch and to key the cache).
-    public let text: String
+    package let text: String
     /// What `{s}` takes, chosen per tile by `(x + y) mod count` (as Leaflet does). Default: a, b, c.
-    public let subdomains: [String]
+    package let subdomains: [String]
     /// The template without credentials or query values, for messages and files.
-    public let redacted: String
+    package let redacted: String
 
     /// The subdomains `{s}` takes when none are given.
-    public static let defaultSubdomains = ["a", "b", "c"]
+    package static let defaultSubdomains = ["a", "b", "c"]
     static let placeholders: Set<String> = ["{z}", "{x}", "{y}", "{-y}", "{s}"]
 
     /// Checks `text`; throws a message naming the (redacted) template and what is wrong.
-    public init(_ text: String, subdomains: [String]? = nil) throws(TileProblem) {
+    package init(_ text: String, subdomains: [String]? = nil) throws(TileProblem) {
         let shown = Self.redact(text)
         func refuse(_ problem: String) -> TileProblem { TileProblem("the URL template '\(shown)' \(problem)") }
         guard let parts = URLParts(text) else {
@@ -69,7 +69,7 @@ public struct TileURLTemplate: Sendable, Equatable {
 
     /// Whether `source` is meant as a URL (anything with a scheme, so `HTTP://…` or `ftp://…`
     /// are checked as templates and explained, never looked up as files).
-    public static func looksLikeURL(_ source: String) -> Bool {
+    package static func looksLikeURL(_ source: String) -> Bool {
         guard let separator = source.firstRange(of: "://") else { return false }
         let scheme = source[..<separator.lowerBound]
         return !scheme.isEmpty && scheme.allSatisfy(isSchemeCharacter)
@@ -81,7 +81,7 @@ public struct TileURLTemplate: Sendable, Equatable {
     }
 
     /// The URL of a tile.
-    public func url(_ coordinate: TileCoordinate) -> String {
+    package func url(_ coordinate: TileCoordinate) -> String {
         var url = text
         if url.contains("{s}") {
             let index = (coordinate.x + coordinate.y) % subdomains.count
@@ -92,12 +92,12 @@ public struct TileURLTemplate: Sendable, Equatable {
     }
 
     /// A tile's URL as it may be shown: redacted like the template.
-    public func redactedURL(_ coordinate: TileCoordinate) -> String { Self.redact(url(coordinate)) }
+    package func redactedURL(_ coordinate: TileCoordinate) -> String { Self.redact(url(coordinate)) }
 
     /// `text` without `user:password@` and with every query value (and bare query token) replaced
     /// by "…" (names are kept: they say which parameter was set); the fragment is dropped. Text that is not a URL
     /// is returned as it is.
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         guard let parts = URLParts(text) else { return text }
         var out = parts.scheme + "://" + parts.hostAndPort + parts.path
         if let query = parts.query {

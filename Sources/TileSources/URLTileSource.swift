@@ -21,42 +21,42 @@ import MapTiles
 /// sharing the cache folder that were started before), and its tiles are failed at once (a
 /// stale cached copy is still drawn). The source's failure stays
 /// the source's: the image is drawn without those tiles, counted in `tiles_failed`.
-public final class URLTileSource: TileBudgetedSource {
+package final class URLTileSource: TileBudgetedSource {
     /// The template as given (holds any credentials: never show it; see `displayTemplate`).
-    public var template: String { checked.text }
+    package var template: String { checked.text }
     /// The template without credentials or query values: what messages and files show.
-    public var displayTemplate: String { checked.redacted }
+    package var displayTemplate: String { checked.redacted }
     /// Zoom 0–19 (a server's range is not discoverable), whole world.
-    public let sourceDescription: TileSourceDescription
+    package let sourceDescription: TileSourceDescription
     /// The folder this template's tiles are cached in (named by a hash of the full template).
-    public let cacheFolder: String
+    package let cacheFolder: String
     /// Whether the network is never used.
-    public let offline: Bool
+    package let offline: Bool
     /// The User-Agent sent.
-    public let userAgent: String
+    package let userAgent: String
     /// Most requests at once, across every process sharing the cache. Default: 2.
-    public let maximumRequestsInFlight: Int
+    package let maximumRequestsInFlight: Int
     /// Seconds one request may take, connection included. Default: 10.
-    public var requestTimeoutSeconds = 10.0
+    package var requestTimeoutSeconds = 10.0
     /// The time for tiles and the circuit breaker (`TileTimeBudget`), checked here before each
     /// request so a stale cached copy can stand in when they say no.
-    public let budget = TileTimeBudget()
+    package let budget = TileTimeBudget()
     /// Seconds one image may spend on its tiles, counted from `beginImage()`: `budget.imageSeconds`.
-    public var imageDeadlineSeconds: Double {
+    package var imageDeadlineSeconds: Double {
         get { budget.imageSeconds }
         set { budget.imageSeconds = newValue }
     }
     /// Failed requests in a row that open the circuit breaker: `budget.breakerThreshold`.
-    public var breakerThreshold: Int {
+    package var breakerThreshold: Int {
         get { budget.breakerThreshold }
         set { budget.breakerThreshold = newValue }
     }
     /// Requests made, answered 304, and tiles served from the disk cache since creation.
-    public private(set) var requests = 0, notModified = 0, diskHits = 0
+    package private(set) var requests = 0, notModified = 0, diskHits = 0
     /// Why the circuit breaker is open, nil while it is closed.
-    public var breakerReason: String? { budget.breakerReason }
+    package var breakerReason: String? { budget.breakerReason }
     /// The clock (seconds since the epoch); tests move it.
-    public var now: () -> Double = { Double(time(nil)) }
+    package var now: () -> Double = { Double(time(nil)) }
 
     private let checked: TileURLTemplate
     /// The coordinate whose bytes last came from the disk cache: a decode failure there means a
@@ -66,13 +66,13 @@ public final class URLTileSource: TileBudgetedSource {
     private var breakerPath: String { cacheFolder + "/.requests/breaker" }
 
     /// Vector for a template whose path ends in `.pbf` or `.mvt` (before any query), else raster.
-    public static func kind(ofTemplate template: String) -> TileKind {
+    package static func kind(ofTemplate template: String) -> TileKind {
         let path = template.split(separator: "?", maxSplits: 1).first.map(String.init) ?? template
         return path.lowercased().hasSuffix(".pbf") || path.lowercased().hasSuffix(".mvt") ? .vector : .raster
     }
 
     /// Checks the template (see `TileURLTemplate`) and prepares the cache folder.
-    public init(
+    package init(
         template: String, cacheDirectory: String, offline: Bool, version: String, maximumRequestsInFlight: Int = 2,
         subdomains: [String]? = nil
     ) throws(TileProblem) {
@@ -104,10 +104,10 @@ public final class URLTileSource: TileBudgetedSource {
     }
 
     /// The URL of a tile (with credentials: for fetching only).
-    public func url(_ coordinate: TileCoordinate) -> String { checked.url(coordinate) }
+    package func url(_ coordinate: TileCoordinate) -> String { checked.url(coordinate) }
 
     /// The tile: fresh from the disk cache, revalidated, or fetched.
-    public func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+    package func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
         let stem = stem(coordinate)
         let cached = CachedTile.read(stem: stem, limit: limit)
         servedFromDisk = nil
@@ -173,7 +173,7 @@ public final class URLTileSource: TileBudgetedSource {
 
     /// Drops the cached copy of a tile that did not decode. True when the bytes had come from
     /// the disk cache (a damaged or stale copy marked fresh): then one fetch is worth trying.
-    public func forgetTile(_ coordinate: TileCoordinate) -> Bool {
+    package func forgetTile(_ coordinate: TileCoordinate) -> Bool {
         let stem = stem(coordinate)
         // The meta goes first: a body without meta reads as not cached.
         try? FileStore.remove(stem + ".meta")

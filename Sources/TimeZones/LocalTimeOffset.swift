@@ -4,21 +4,21 @@ import Glibc
 import Synchronization
 
 /// The offset of local time at a place and moment, and how it was decided.
-public struct LocalTimeOffset: Sendable, Equatable {
+package struct LocalTimeOffset: Sendable, Equatable {
     /// Seconds east of UTC.
-    public var utcOffsetSeconds: Int
+    package var utcOffsetSeconds: Int
     /// The IANA zone the offset comes from ("Europe/Zurich"); nil when it is the nautical estimate
     /// (15° of longitude an hour: at sea, where no zone is known, or without the zone's rules).
-    public var zoneName: String?
+    package var zoneName: String?
 
     /// Creates an offset.
-    public init(utcOffsetSeconds: Int, zoneName: String?) {
+    package init(utcOffsetSeconds: Int, zoneName: String?) {
         self.utcOffsetSeconds = utcOffsetSeconds
         self.zoneName = zoneName
     }
 
     /// The nautical zone of a longitude: 15° an hour, rounded to the nearest hour.
-    public static func nautical(longitudeDegrees: Double) -> LocalTimeOffset {
+    package static func nautical(longitudeDegrees: Double) -> LocalTimeOffset {
         let hours = abs(longitudeDegrees) <= 180 ? Int((longitudeDegrees / 15).rounded()) : 0
         return LocalTimeOffset(utcOffsetSeconds: max(-12, min(12, hours)) * 3600, zoneName: nil)
     }
@@ -27,14 +27,14 @@ public struct LocalTimeOffset: Sendable, Equatable {
     /// (`ZoneBoundaries.embedded`), then that zone's IANA rules from the system's tz database
     /// (`ZoneInfoDirectory.system`) at that moment. At sea (the "Etc/GMT±N" zones), where no zone
     /// is known, or when the system lacks the zone's file, the nautical estimate.
-    public static func at(latitudeDegrees: Double, longitudeDegrees: Double, seconds: Double) -> LocalTimeOffset {
+    package static func at(latitudeDegrees: Double, longitudeDegrees: Double, seconds: Double) -> LocalTimeOffset {
         at(
             latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees, seconds: seconds,
             boundaries: ZoneBoundaries.embedded, rules: ZoneInfoDirectory.system)
     }
 
     /// Like `at(latitudeDegrees:longitudeDegrees:seconds:)` with given boundaries and rules.
-    public static func at(
+    package static func at(
         latitudeDegrees: Double, longitudeDegrees: Double, seconds: Double, boundaries: ZoneBoundaries?, rules: ZoneInfoDirectory
     ) -> LocalTimeOffset {
         // Times come from records, which are files: past ±1e12 s (year ±31,000) Int64 conversion
@@ -48,22 +48,22 @@ public struct LocalTimeOffset: Sendable, Equatable {
 
 /// A directory of TZif files (the tz database, `/usr/share/zoneinfo` from Debian's `tzdata`),
 /// each read once on first use and kept; safe to use from several threads.
-public final class ZoneInfoDirectory: Sendable {
+package final class ZoneInfoDirectory: Sendable {
     /// The directory.
-    public let path: String
+    package let path: String
     private let cache = Mutex<[String: ZoneRules?]>([:])
 
     /// `$TZDIR` when set, else `/usr/share/zoneinfo`.
-    public static let system: ZoneInfoDirectory = {
+    package static let system: ZoneInfoDirectory = {
         if let directory = getenv("TZDIR"), directory.pointee != 0 { return ZoneInfoDirectory(path: String(cString: directory)) }
         return ZoneInfoDirectory(path: "/usr/share/zoneinfo")
     }()
 
     /// A directory of TZif files.
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// The rules of a zone ("Europe/Zurich"); nil when its file is missing or unreadable.
-    public func rules(for name: String) -> ZoneRules? {
+    package func rules(for name: String) -> ZoneRules? {
         if let known = cache.withLock({ $0[name] }) { return known }
         let rules = load(name)
         cache.withLock { $0[name] = rules }

@@ -2,9 +2,9 @@ import TrackModel
 /// A POSIX TZ rule such as `CET-1CEST,M3.5.0,M10.5.0/3`: a TZif file's footer, which gives the
 /// offsets after its last transition (slim TZif files stop listing transitions early, fat ones in
 /// 2037). Offsets in the text count west of UTC; the properties here count east.
-public struct PosixTimeZone: Sendable, Equatable {
+package struct PosixTimeZone: Sendable, Equatable {
     /// A day of the year on which daylight saving time starts or ends.
-    public enum Day: Sendable, Equatable {
+    package enum Day: Sendable, Equatable {
         /// `Jn`: day 1...365, 29 February never counted.
         case julianWithoutLeapDay(Int)
         /// `n`: day 0...365, 29 February counted.
@@ -14,22 +14,22 @@ public struct PosixTimeZone: Sendable, Equatable {
     }
 
     /// A switch: the day and the local time of day (seconds; may be negative or past 24 h).
-    public struct Switch: Sendable, Equatable {
+    package struct Switch: Sendable, Equatable {
         /// The day.
-        public var day: Day
+        package var day: Day
         /// Seconds after local midnight, in the local time in force before the switch.
-        public var timeSeconds: Int
+        package var timeSeconds: Int
     }
 
     /// Standard time, seconds east of UTC.
-    public var standardOffsetSeconds: Int
+    package var standardOffsetSeconds: Int
     /// Daylight saving time, seconds east of UTC; nil when the zone has none.
-    public var daylightOffsetSeconds: Int?
+    package var daylightOffsetSeconds: Int?
     /// When daylight saving time starts and ends (nil without DST).
-    public var start: Switch?, end: Switch?
+    package var start: Switch?, end: Switch?
 
     /// Parses the rule; nil when it is not of the POSIX form.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var rest = Substring(text)
         func name() -> Bool {
             if rest.first == "<" {
@@ -115,7 +115,7 @@ public struct PosixTimeZone: Sendable, Equatable {
     }
 
     /// The offset east of UTC at a moment.
-    public func utcOffsetSeconds(at seconds: Int64) -> Int {
+    package func utcOffsetSeconds(at seconds: Int64) -> Int {
         guard let daylight = daylightOffsetSeconds, let start, let end else { return standardOffsetSeconds }
         let year = CivilCalendar.date(ofDay: Int((seconds + Int64(standardOffsetSeconds)).floorDivided(by: 86_400))).year
         // Each switch is given in the local time in force before it.

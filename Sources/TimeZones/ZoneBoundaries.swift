@@ -5,14 +5,14 @@ import CTimeZoneData
 /// `scripts/build_timezone_data.py` (file layout described there). A cell inside one zone answers
 /// from a table; a border cell tests the point against the few small rings of its other zones
 /// (even-odd rule), so a lookup reads one table entry and at most a few hundred vertices.
-public struct ZoneBoundaries: @unchecked Sendable {
+package struct ZoneBoundaries: @unchecked Sendable {
     // @unchecked: `bytes` points at read-only data that lives as long as the program (the blob
     // linked into the binary) or that the caller keeps alive; it is never written.
     private let bytes: UnsafeRawBufferPointer
     /// The IANA names, indexed by the zone numbers in the file.
-    public let zoneNames: [String]
+    package let zoneNames: [String]
     /// Where the data came from ("timezone-boundary-builder 2026c …, simplified to 0.001 degrees").
-    public let source: String
+    package let source: String
     private let tableOffset: Int
     private let recordsOffset: Int
 
@@ -22,23 +22,23 @@ public struct ZoneBoundaries: @unchecked Sendable {
 
     /// The boundaries linked into this binary, parsed on first use (the data's pages are read from
     /// disk only then); nil if the linked data is damaged.
-    public static let embedded: ZoneBoundaries? = {
+    package static let embedded: ZoneBoundaries? = {
         guard let base = tsnap_timezone_data() else { return nil }
         return try? ZoneBoundaries(UnsafeRawBufferPointer(start: base, count: tsnap_timezone_data_size()))
     }()
 
     /// A problem with the boundary file's layout, with the byte offset where it was found.
-    public struct FormatError: Error, Sendable, CustomStringConvertible {
+    package struct FormatError: Error, Sendable, CustomStringConvertible {
         /// What was expected there.
-        public var message: String
+        package var message: String
         /// Byte offset in the file.
-        public var offset: Int
-        public var description: String { "time-zone boundaries, byte \(offset): \(message)" }
+        package var offset: Int
+        package var description: String { "time-zone boundaries, byte \(offset): \(message)" }
     }
 
     /// Reads the header, names and table position of a boundary file; `bytes` must stay valid
     /// and unchanged while the value is used.
-    public init(_ bytes: UnsafeRawBufferPointer) throws(FormatError) {
+    package init(_ bytes: UnsafeRawBufferPointer) throws(FormatError) {
         self.bytes = bytes
         var offset = 0
         func need(_ count: Int) throws(FormatError) {
@@ -72,7 +72,7 @@ public struct ZoneBoundaries: @unchecked Sendable {
 
     /// The IANA name of the zone containing the point ("Europe/Zurich"; the open sea has
     /// "Etc/GMT-1" and the like, its nautical zone), or nil where the data knows no zone.
-    public func zoneName(latitudeDegrees latitude: Double, longitudeDegrees longitude: Double) -> String? {
+    package func zoneName(latitudeDegrees latitude: Double, longitudeDegrees longitude: Double) -> String? {
         guard latitude.isFinite, longitude.isFinite else { return nil }
         var lon = longitude.truncatingRemainder(dividingBy: 360)
         if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }

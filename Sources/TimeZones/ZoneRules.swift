@@ -1,34 +1,34 @@
 /// The UTC offsets of one IANA zone through time, read from its TZif file (RFC 8536; the files
 /// in /usr/share/zoneinfo). Pure: takes the file's bytes.
-public struct ZoneRules: Sendable, Equatable {
+package struct ZoneRules: Sendable, Equatable {
     /// One local time type: offset east of UTC and whether it is daylight saving time.
-    public struct LocalTimeType: Sendable, Equatable {
+    package struct LocalTimeType: Sendable, Equatable {
         /// Seconds east of UTC.
-        public var utcOffsetSeconds: Int
+        package var utcOffsetSeconds: Int
         /// Whether this is daylight saving time.
-        public var isDaylightSaving: Bool
+        package var isDaylightSaving: Bool
     }
 
     /// Transition times, seconds since the epoch, ascending.
-    public var transitionTimes: [Int64]
+    package var transitionTimes: [Int64]
     /// The local time type from each transition on (index into `types`).
-    public var transitionTypes: [UInt8]
+    package var transitionTypes: [UInt8]
     /// The local time types; `types[0]` applies before the first transition.
-    public var types: [LocalTimeType]
+    package var types: [LocalTimeType]
     /// The rule after the last transition (the file's footer, a POSIX TZ string), if any.
-    public var footer: PosixTimeZone?
+    package var footer: PosixTimeZone?
 
     /// A TZif file that could not be read, with the byte offset where it went wrong.
-    public struct FormatError: Error, Sendable, CustomStringConvertible {
+    package struct FormatError: Error, Sendable, CustomStringConvertible {
         /// What was expected there.
-        public var message: String
+        package var message: String
         /// Byte offset in the file.
-        public var offset: Int
-        public var description: String { "TZif byte \(offset): \(message)" }
+        package var offset: Int
+        package var description: String { "TZif byte \(offset): \(message)" }
     }
 
     /// Reads a TZif file of version 1 to 4 (the 64-bit block when there is one).
-    public init(tzif bytes: [UInt8]) throws(FormatError) {
+    package init(tzif bytes: [UInt8]) throws(FormatError) {
         func u32(_ offset: Int) -> UInt32 {
             UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
         }
@@ -83,7 +83,7 @@ public struct ZoneRules: Sendable, Equatable {
     }
 
     /// The offset of local time from UTC at a moment, seconds east.
-    public func utcOffsetSeconds(at seconds: Int64) -> Int {
+    package func utcOffsetSeconds(at seconds: Int64) -> Int {
         guard let last = transitionTimes.last else {
             return footer?.utcOffsetSeconds(at: seconds) ?? types[0].utcOffsetSeconds
         }

@@ -2,9 +2,9 @@ import Decompression
 import SystemZlib
 
 /// gzip and zip writing with zlib, for test corpora (the product only reads them).
-public enum Compression {
+package enum Compression {
     /// `bytes` deflated with zlib at `level`: raw deflate, or wrapped as a gzip member.
-    public static func deflate(_ bytes: [UInt8], gzip: Bool, level: Int32 = 6) -> [UInt8] {
+    package static func deflate(_ bytes: [UInt8], gzip: Bool, level: Int32 = 6) -> [UInt8] {
         var stream = z_stream()
         precondition(
             deflateInit2_(&stream, level, Z_DEFLATED, gzip ? 31 : -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -26,7 +26,7 @@ public enum Compression {
     }
 
     /// A zip archive of `files` (path, contents), each deflated or stored.
-    public static func zip(_ files: [(path: String, contents: [UInt8])], deflated: Bool = true) -> [UInt8] {
+    package static func zip(_ files: [(path: String, contents: [UInt8])], deflated: Bool = true) -> [UInt8] {
         var archive: [UInt8] = []
         var directory: [UInt8] = []
         func u16(_ value: Int, _ into: inout [UInt8]) { into += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }

@@ -3,21 +3,21 @@ import TrackModel
 /// The generated corpus every reader is checked on: a few tracks (one or several segments, both
 /// hemispheres, with and without elevation) written in every format and layout the project
 /// writes. Used by the gpsbabel conformance test and as the fuzzers' seed corpus.
-public enum ConformanceCorpus {
+package enum ConformanceCorpus {
     /// One generated file.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// The reader it is meant for: gpx, csv, tcx, fit, kml, kmz, geojson or gzip.
-        public var reader: String
+        package var reader: String
         /// File name, with the extension the format uses.
-        public var name: String
+        package var name: String
         /// Contents.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The track written (what a reader should find).
-        public var track: Track
+        package var track: Track
     }
 
     /// The source tracks, small enough to keep seeds short (`fixesPerSegment` each).
-    public static func tracks(fixesPerSegment: Int = 40) -> [(name: String, track: Track)] {
+    package static func tracks(fixesPerSegment: Int = 40) -> [(name: String, track: Track)] {
         func segment(_ latitude: Double, _ longitude: Double, _ time: Double, elevation: Double?, seed: UInt64) -> TrackSegment {
             var recipe = RouteRecipe(
                 startLatitude: latitude, startLongitude: longitude, startTime: time, fixCount: fixesPerSegment, intervalSeconds: 1,
@@ -45,7 +45,7 @@ public enum ConformanceCorpus {
     }
 
     /// Every track in every format and layout.
-    public static func files(fixesPerSegment: Int = 40) -> [File] {
+    package static func files(fixesPerSegment: Int = 40) -> [File] {
         var files: [File] = []
         for (name, track) in tracks(fixesPerSegment: fixesPerSegment) {
             func add(_ reader: String, _ suffix: String, _ bytes: [UInt8]) {

@@ -3,40 +3,40 @@ import TrackModel
 /// Writes FIT activity files from the protocol's public description, for tests, fuzzing seeds and
 /// benchmarks. Exercises what a reader must handle: both architectures, compressed-timestamp
 /// headers, developer data fields, 12- and 14-byte headers, timer stop/start events between segments.
-public struct FITEncoder {
+package struct FITEncoder {
     /// How the file is laid out.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Big-endian definition messages (architecture 1) instead of little-endian.
-        public var bigEndian = false
+        package var bigEndian = false
         /// Records carry their time in a compressed-timestamp header (and no timestamp field) while
         /// it is less than 32 s after the last full timestamp of a record, and that one is a multiple
         /// of 32 s; otherwise a full one is written. (gpsbabel 1.8 adds the 5-bit offset to the last
         /// full timestamp, which the protocol's rule agrees with only in that case; the conformance
         /// corpus uses this layout so both readers must agree.)
-        public var compressedTimestamps = false
+        package var compressedTimestamps = false
         /// With `compressedTimestamps`: every record after the first is compressed as long as each
         /// step is under 32 s, each relative to the previous record's time. The protocol allows
         /// this (the 5-bit offset rolls over); gpsbabel 1.8 decodes it wrongly after 32 s.
-        public var chainedCompressedTimestamps = false
+        package var chainedCompressedTimestamps = false
         /// Records carry a developer data field (a 2-byte "power" from developer index 0), with
         /// the `developer_data_id` and `field_description` messages that declare it.
-        public var developerFields = false
+        package var developerFields = false
         /// A 14-byte header with its CRC (else the 12-byte header of protocol 1.0).
-        public var longHeader = true
+        package var longHeader = true
         /// `altitude` (uint16) instead of `enhanced_altitude` (uint32).
-        public var legacyAltitude = false
+        package var legacyAltitude = false
         /// The `sport` enum value in the session message (1 running, 2 cycling).
-        public var sport: UInt8 = 1
+        package var sport: UInt8 = 1
 
         /// Plain little-endian records with timestamps and enhanced altitude.
-        public init() {}
+        package init() {}
     }
 
     /// Seconds from the Unix epoch to the FIT epoch.
-    public static let epochOffsetSeconds = 631_065_600.0
+    package static let epochOffsetSeconds = 631_065_600.0
 
     /// The FIT file for `track`. Fixes without a time get none; missing elevations are the invalid value.
-    public static func encode(_ track: Track, options: Options = Options()) -> [UInt8] {
+    package static func encode(_ track: Track, options: Options = Options()) -> [UInt8] {
         var writer = Writer(bigEndian: options.bigEndian)
         let firstTime = track.segments.first?.fixes.first.flatMap { $0.hasTime ? fitTime($0.timeSeconds) : nil } ?? 1_000_000_000
         // file_id (global 0): type (0, enum) = 4 activity, manufacturer (1, uint16) = 255 development, time_created (4).
@@ -120,17 +120,17 @@ public struct FITEncoder {
     }
 
     /// Degrees to FIT semicircles (2³¹ per 180°).
-    public static func semicircles(_ degrees: Double) -> Int32 {
+    package static func semicircles(_ degrees: Double) -> Int32 {
         Int32(clamping: Int64((degrees * 2_147_483_648.0 / 180.0).rounded()))
     }
 
     /// Unix seconds to FIT seconds.
-    public static func fitTime(_ unixSeconds: Double) -> UInt32 {
+    package static func fitTime(_ unixSeconds: Double) -> UInt32 {
         UInt32(clamping: Int64((unixSeconds - epochOffsetSeconds).rounded()))
     }
 
     /// The FIT CRC-16 of `bytes`.
-    public static func crc(_ bytes: ArraySlice<UInt8>) -> UInt16 {
+    package static func crc(_ bytes: ArraySlice<UInt8>) -> UInt16 {
         let table: [UInt16] = [
             0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
             0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,

@@ -5,7 +5,7 @@ import TrackModel
 /// the writer's input within 1e-7°.
 extension TrackWriters {
     /// Training Center XML v2: one `Activity` with `sport`, one `Lap` per segment, each with a `Track`.
-    public static func tcx(_ track: Track, sport: String = "Running") -> String {
+    package static func tcx(_ track: Track, sport: String = "Running") -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
@@ -34,7 +34,7 @@ extension TrackWriters {
 
     /// KML 2.2 with one `Placemark` per segment: a `gx:Track` (`when` + `gx:coord`) when
     /// `timed` and the fixes have times, else a `LineString`.
-    public static func kml(_ track: Track, timed: Bool = true) -> String {
+    package static func kml(_ track: Track, timed: Bool = true) -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
@@ -69,7 +69,7 @@ extension TrackWriters {
 
     /// A GeoJSON `FeatureCollection` with one `Feature`: a `LineString` (one segment) or a
     /// `MultiLineString`, with `properties.name` and `properties.coordTimes` when every fix has a time.
-    public static func geoJSON(_ track: Track) -> String {
+    package static func geoJSON(_ track: Track) -> String {
         func position(_ fix: Fix) -> String {
             let head = "[\(decimal(fix.longitudeDegrees, places: 7)),\(decimal(fix.latitudeDegrees, places: 7))"
             return fix.hasElevation ? head + ",\(decimal(fix.elevationMeters, places: 1))]" : head + "]"
@@ -90,7 +90,7 @@ extension TrackWriters {
     }
 
     /// JSON string escaping.
-    public static func jsonEscape(_ text: String) -> String {
+    package static func jsonEscape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -4,9 +4,9 @@ import TrackModel
 /// `.test` size for `HostileInputTests` and the fuzz seeds (each at most a few MB, most a few
 /// KB), at `.full` size (the sizes the issue measured: 16 million identical points, a 200 MB
 /// name, 600,000 random points) for `tracksnap-dev hostile DIR --full` and manual measurement.
-public enum HostileFiles {
+package enum HostileFiles {
     /// How large to make them.
-    public enum Scale: Sendable {
+    package enum Scale: Sendable {
         /// Small enough for unit tests and seeds; limits are scaled down with them.
         case test
         /// The sizes that found the problems.
@@ -14,7 +14,7 @@ public enum HostileFiles {
     }
 
     /// What must happen to a file.
-    public enum Expectation: Sendable, Equatable {
+    package enum Expectation: Sendable, Equatable {
         /// It renders (the reader or cleaner may note what it dropped).
         case renders
         /// It is refused with this `TrackDecodingError.Kind` raw value ("limitExceeded",
@@ -23,19 +23,19 @@ public enum HostileFiles {
     }
 
     /// One file with what must happen to it.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// File name; the extension is the format.
-        public var name: String
+        package var name: String
         /// The bytes.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// What must happen.
-        public var expectation: Expectation
+        package var expectation: Expectation
         /// The per-job memory ceiling to decode it under (nil: the default).
-        public var memoryLimitBytes: Int?
+        package var memoryLimitBytes: Int?
     }
 
     /// Every hostile file at `scale`.
-    public static func files(_ scale: Scale) -> [File] {
+    package static func files(_ scale: Scale) -> [File] {
         let full = scale == .full
         var files: [File] = []
         // 16 M identical points behind a random comment that keeps gzip's ratio under 100:1.

@@ -3,13 +3,13 @@ import TrackModel
 /// Plausible outdoor activities inside one region, for benchmarks that draw a real map of it
 /// (issue 23's vector-map section over the Liechtenstein extract): walks, runs, hikes and rides
 /// that start inside the region and come back to their start, so the whole route stays on the map.
-public enum RegionTracks {
+package enum RegionTracks {
     /// Liechtenstein's border, coarsely (47 vertices, ±300 m), as `[longitude, latitude]` degrees:
     /// traced from the admin_level 2 boundary in the vector tiles of ../shared/maps'
     /// liechtenstein-2013-08-03.osm.pbf (© OpenStreetMap contributors, ODbL). The extract holds
     /// data inside the country only, so a track in the rest of its bounding box (Switzerland west
     /// of the Rhine, Austria) would be drawn over an empty map.
-    public static let liechtenstein: [[Double]] = [
+    package static let liechtenstein: [[Double]] = [
         [9.531, 47.271], [9.520, 47.244], [9.503, 47.224], [9.500, 47.211], [9.492, 47.201], [9.486, 47.181], [9.493, 47.160],
         [9.506, 47.144], [9.512, 47.130], [9.518, 47.107], [9.519, 47.095], [9.513, 47.085], [9.492, 47.074], [9.474, 47.066],
         [9.476, 47.052], [9.492, 47.056], [9.517, 47.060], [9.540, 47.065], [9.553, 47.057], [9.557, 47.049], [9.588, 47.055],
@@ -32,7 +32,7 @@ public enum RegionTracks {
     /// polygon `outlineLonLat` (`[longitude, latitude]` vertices, the ring closed implicitly). A
     /// candidate that strays outside is replaced by the next seed's (at most 256 tries a track,
     /// then the last one is kept), so the same arguments always give the same files.
-    public static func files(outlineLonLat: [[Double]] = liechtenstein, count: Int, seed: UInt64 = 23) -> [SampleCatalog.File] {
+    package static func files(outlineLonLat: [[Double]] = liechtenstein, count: Int, seed: UInt64 = 23) -> [SampleCatalog.File] {
         precondition(outlineLonLat.count >= 3 && outlineLonLat.allSatisfy { $0.count == 2 })
         let longitudes = outlineLonLat.map { $0[0] }, latitudes = outlineLonLat.map { $0[1] }
         let west = longitudes.min()!, east = longitudes.max()!, south = latitudes.min()!, north = latitudes.max()!
@@ -66,14 +66,14 @@ public enum RegionTracks {
     }
 
     /// The outline of a longitude/latitude box, [west, south, east, north] in degrees.
-    public static func outline(boundsLonLat bounds: [Double]) -> [[Double]] {
+    package static func outline(boundsLonLat bounds: [Double]) -> [[Double]] {
         precondition(bounds.count == 4 && bounds[0] < bounds[2] && bounds[1] < bounds[3])
         return [[bounds[0], bounds[1]], [bounds[2], bounds[1]], [bounds[2], bounds[3]], [bounds[0], bounds[3]]]
     }
 
     /// Whether the point is inside the polygon (even-odd rule: a ray to the east crosses its edges
     /// an odd number of times).
-    public static func contains(_ outline: [[Double]], longitude: Double, latitude: Double) -> Bool {
+    package static func contains(_ outline: [[Double]], longitude: Double, latitude: Double) -> Bool {
         var inside = false
         var previous = outline[outline.count - 1]
         for vertex in outline {

@@ -6,37 +6,37 @@ import Darwin
 import TrackModel
 
 /// A recipe for a plausible recorded activity.
-public struct RouteRecipe: Sendable {
+package struct RouteRecipe: Sendable {
     /// Where the recording starts.
-    public var startLatitude: Double
+    package var startLatitude: Double
     /// Where the recording starts (may step past ±180°; it is wrapped on output).
-    public var startLongitude: Double
+    package var startLongitude: Double
     /// Unix time of the first fix.
-    public var startTime: Double
+    package var startTime: Double
     /// Number of fixes.
-    public var fixCount: Int
+    package var fixCount: Int
     /// Seconds between fixes.
-    public var intervalSeconds: Double
+    package var intervalSeconds: Double
     /// Average speed, m/s.
-    public var speedMetersPerSecond: Double
+    package var speedMetersPerSecond: Double
     /// Initial heading in degrees (0 = north, 90 = east).
-    public var headingDegrees: Double
+    package var headingDegrees: Double
     /// Standard deviation of the heading change per fix, degrees (how wiggly the path is).
-    public var headingJitterDegrees: Double
+    package var headingJitterDegrees: Double
     /// Probability per fix of a street-corner turn of ±90°.
-    public var cornerProbability: Double = 0
+    package var cornerProbability: Double = 0
     /// Whether the path steers back to its start over its last 40%.
-    public var returnsToStart = false
+    package var returnsToStart = false
     /// Elevation at the start, metres; NaN writes no elevations.
-    public var baseElevation: Double
+    package var baseElevation: Double
     /// Amplitude of hills, metres.
-    public var hillAmplitude: Double
+    package var hillAmplitude: Double
     /// Horizontal GPS error (standard deviation), metres. The error drifts slowly (correlated over
     /// about half a minute), as a receiver's does, rather than jumping at every fix.
-    public var gpsNoiseMeters: Double = 2
+    package var gpsNoiseMeters: Double = 2
 
     /// Creates a recipe.
-    public init(
+    package init(
         startLatitude: Double, startLongitude: Double, startTime: Double, fixCount: Int, intervalSeconds: Double,
         speedMetersPerSecond: Double, headingDegrees: Double, headingJitterDegrees: Double, baseElevation: Double,
         hillAmplitude: Double
@@ -57,9 +57,9 @@ public struct RouteRecipe: Sendable {
 /// Generates fixes from a recipe with a seeded random walk: smooth heading changes, optional
 /// corners, speed variation, GPS jitter and rolling hills. The same recipe and seed always give
 /// the same fixes.
-public enum RouteSynthesizer {
+package enum RouteSynthesizer {
     /// The fixes of one recorded segment.
-    public static func fixes(_ recipe: RouteRecipe, seed: UInt64) -> [Fix] {
+    package static func fixes(_ recipe: RouteRecipe, seed: UInt64) -> [Fix] {
         var random = SplitMix64(seed: seed)
         var fixes: [Fix] = []
         fixes.reserveCapacity(recipe.fixCount)
@@ -114,14 +114,14 @@ public enum RouteSynthesizer {
 }
 
 /// A small, fast, seedable generator (SplitMix64), so generated files and random tests are reproducible.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -130,10 +130,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [0, 1).
-    public mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    package mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
     /// Standard normal (Box-Muller).
-    public mutating func gaussian() -> Double {
+    package mutating func gaussian() -> Double {
         let u = max(uniform(), 1e-300), v = uniform()
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }

@@ -2,13 +2,13 @@ import TrackModel
 
 /// The sample tracks shipped in `Jobs/samples/` and the fixed benchmark tracks, all generated
 /// here from seeded recipes (no recorded data is copied).
-public enum SampleCatalog {
+package enum SampleCatalog {
     /// A generated file: its name and its text.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// File name, e.g. "city-run-zurich.gpx".
-        public var name: String
+        package var name: String
         /// File contents.
-        public var contents: String
+        package var contents: String
     }
 
     /// 2024-05-04T07:12:00Z, the first sample's start.
@@ -17,7 +17,7 @@ public enum SampleCatalog {
     /// The samples for `make thumbnails`: a city run, a long ride, a loop hike, two segments with a
     /// gap, an antimeridian crossing, a single fix, CSVs, a GPX 1.0 route with awkward syntax and a
     /// run with GPS glitches.
-    public static func samples() -> [File] {
+    package static func samples() -> [File] {
         var files: [File] = []
         var run = RouteRecipe(
             startLatitude: 47.3769, startLongitude: 8.5417, startTime: baseTime, fixCount: 2_900, intervalSeconds: 1,
@@ -97,7 +97,7 @@ public enum SampleCatalog {
     }
 
     /// A GPX track with `fixCount` fixes at 1 Hz, like the benchmark's 30 km run (18,000 fixes ≈ 2 MB).
-    public static func benchmarkRun(fixCount: Int, seed: UInt64 = 42) -> String {
+    package static func benchmarkRun(fixCount: Int, seed: UInt64 = 42) -> String {
         var recipe = RouteRecipe(
             startLatitude: 48.8566, startLongitude: 2.3522, startTime: baseTime, fixCount: fixCount, intervalSeconds: 1,
             speedMetersPerSecond: 30_000 / 18_000, headingDegrees: 45, headingJitterDegrees: 3, baseElevation: 35,

@@ -4,13 +4,13 @@ import Glibc
 
 /// Map tiles made from formulas, for tests, benchmarks and the example in docs/basemaps.md: no downloaded
 /// data, the same pixels on every machine. Pixels are RGBA8, straight alpha, rows top to bottom.
-public enum SyntheticTiles {
+package enum SyntheticTiles {
     /// A tile whose pixels say where they are. Red is 4 × the global source-pixel x of the
     /// pixel's centre, modulo 256 (so 2, 6, 10 … across a tile: a linear ramp with period 64
     /// pixels that any correct resampling reproduces exactly); green the same for y; blue
     /// identifies the tile (`tileTag`), so a wrong tile (a TMS row read as XYZ, a wrong wrap)
     /// shows. Opaque.
-    public static func positionField(z: Int, x: Int, y: Int, size: Int = 256) -> [UInt8] {
+    package static func positionField(z: Int, x: Int, y: Int, size: Int = 256) -> [UInt8] {
         var pixels = [UInt8](repeating: 255, count: size * size * 4)
         let tag = tileTag(z: z, x: x, y: y)
         for row in 0..<size {
@@ -25,7 +25,7 @@ public enum SyntheticTiles {
     }
 
     /// The blue value of `positionField`'s tile (z, x, y): 1...250, never 0 or 255.
-    public static func tileTag(z: Int, x: Int, y: Int) -> UInt8 {
+    package static func tileTag(z: Int, x: Int, y: Int) -> UInt8 {
         UInt8(1 + (x &* 7 &+ y &* 13 &+ z &* 29) % 250)
     }
 
@@ -33,7 +33,7 @@ public enum SyntheticTiles {
     /// woods where it is high, and a road network on world-anchored lines (highways every
     /// ~310 km from zoom 5, main roads every ~39 km from zoom 9, roads every ~4.9 km from zoom
     /// 11, streets every ~610 m from zoom 14), so neighbouring tiles and zoom levels agree. Opaque.
-    public static func map(z: Int, x: Int, y: Int, size: Int = 256) -> [UInt8] {
+    package static func map(z: Int, x: Int, y: Int, size: Int = 256) -> [UInt8] {
         var pixels = [UInt8](repeating: 255, count: size * size * 4)
         let world = Double(size) * Double(1 << z)
         for row in 0..<size {

@@ -1,9 +1,9 @@
 /// Mapbox Vector Tiles (MVT 2.1) written from known features, for the decoder's and the
 /// renderer's tests: every value type, any extent and version, geometry given as absolute points
 /// (the encoder writes the zigzag deltas) or as a raw command stream for hostile cases.
-public enum SyntheticVectorTile {
+package enum SyntheticVectorTile {
     /// A property value, one case per field of the spec's `Value` message.
-    public enum Value: Sendable {
+    package enum Value: Sendable {
         /// `string_value` (field 1).
         case string(String)
         /// `float_value` (field 2).
@@ -21,7 +21,7 @@ public enum SyntheticVectorTile {
     }
 
     /// One geometry command with absolute points in tile units.
-    public enum Command: Sendable {
+    package enum Command: Sendable {
         /// MoveTo (id 1) through the points.
         case moveTo([(x: Int32, y: Int32)])
         /// LineTo (id 2) through the points.
@@ -31,18 +31,18 @@ public enum SyntheticVectorTile {
     }
 
     /// One feature.
-    public struct Feature: Sendable {
+    package struct Feature: Sendable {
         /// The id; nil writes none.
-        public var id: UInt64?
+        package var id: UInt64?
         /// The geometry type number (0 unknown, 1 point, 2 line, 3 polygon; others for hostile tiles).
-        public var type: UInt64
+        package var type: UInt64
         /// The properties, written as tags into the layer's key and value tables.
-        public var properties: [(key: String, value: Value)]
+        package var properties: [(key: String, value: Value)]
         /// The packed geometry integers (command integers and zigzag parameters).
-        public var geometry: [UInt32]
+        package var geometry: [UInt32]
 
         /// A feature with a raw geometry stream.
-        public init(id: UInt64? = nil, type: UInt64, properties: [(key: String, value: Value)] = [], geometry: [UInt32]) {
+        package init(id: UInt64? = nil, type: UInt64, properties: [(key: String, value: Value)] = [], geometry: [UInt32]) {
             self.id = id
             self.type = type
             self.properties = properties
@@ -50,43 +50,43 @@ public enum SyntheticVectorTile {
         }
 
         /// A feature drawn by `commands` (deltas from a cursor starting at 0, 0, as the spec says).
-        public init(id: UInt64? = nil, type: UInt64, properties: [(key: String, value: Value)] = [], commands: [Command]) {
+        package init(id: UInt64? = nil, type: UInt64, properties: [(key: String, value: Value)] = [], commands: [Command]) {
             self.init(id: id, type: type, properties: properties, geometry: SyntheticVectorTile.geometry(commands))
         }
 
         /// A polygon feature: each ring written as MoveTo, LineTo, ClosePath (rings not closed).
-        public static func polygon(id: UInt64? = nil, properties: [(key: String, value: Value)] = [], rings: [[(x: Int32, y: Int32)]]) -> Feature {
+        package static func polygon(id: UInt64? = nil, properties: [(key: String, value: Value)] = [], rings: [[(x: Int32, y: Int32)]]) -> Feature {
             Feature(
                 id: id, type: 3, properties: properties,
                 commands: rings.flatMap { ring -> [Command] in [.moveTo([ring[0]]), .lineTo(Array(ring.dropFirst())), .closePath] })
         }
 
         /// A line feature: each line written as MoveTo, LineTo.
-        public static func lines(id: UInt64? = nil, properties: [(key: String, value: Value)] = [], _ lines: [[(x: Int32, y: Int32)]]) -> Feature {
+        package static func lines(id: UInt64? = nil, properties: [(key: String, value: Value)] = [], _ lines: [[(x: Int32, y: Int32)]]) -> Feature {
             Feature(
                 id: id, type: 2, properties: properties,
                 commands: lines.flatMap { line -> [Command] in [.moveTo([line[0]]), .lineTo(Array(line.dropFirst()))] })
         }
 
         /// A point feature: one MoveTo through all the points.
-        public static func points(id: UInt64? = nil, properties: [(key: String, value: Value)] = [], _ points: [(x: Int32, y: Int32)]) -> Feature {
+        package static func points(id: UInt64? = nil, properties: [(key: String, value: Value)] = [], _ points: [(x: Int32, y: Int32)]) -> Feature {
             Feature(id: id, type: 1, properties: properties, commands: [.moveTo(points)])
         }
     }
 
     /// One layer.
-    public struct Layer: Sendable {
+    package struct Layer: Sendable {
         /// The name; nil writes none (a broken layer).
-        public var name: String?
+        package var name: String?
         /// The version field.
-        public var version: UInt64
+        package var version: UInt64
         /// The extent field; nil writes none (the spec's default, 4096).
-        public var extent: UInt64?
+        package var extent: UInt64?
         /// The features.
-        public var features: [Feature]
+        package var features: [Feature]
 
         /// Creates a layer.
-        public init(name: String?, version: UInt64 = 2, extent: UInt64? = 4096, features: [Feature]) {
+        package init(name: String?, version: UInt64 = 2, extent: UInt64? = 4096, features: [Feature]) {
             self.name = name
             self.version = version
             self.extent = extent
@@ -95,13 +95,13 @@ public enum SyntheticVectorTile {
     }
 
     /// The command integer of command `id` repeated `count` times.
-    public static func command(_ id: UInt32, count: UInt32) -> UInt32 { id & 7 | count << 3 }
+    package static func command(_ id: UInt32, count: UInt32) -> UInt32 { id & 7 | count << 3 }
 
     /// The zigzag encoding of `value` (0, -1, 1, -2 → 0, 1, 2, 3).
-    public static func zigzag(_ value: Int32) -> UInt32 { UInt32(bitPattern: (value << 1) ^ (value >> 31)) }
+    package static func zigzag(_ value: Int32) -> UInt32 { UInt32(bitPattern: (value << 1) ^ (value >> 31)) }
 
     /// The packed geometry of `commands`.
-    public static func geometry(_ commands: [Command]) -> [UInt32] {
+    package static func geometry(_ commands: [Command]) -> [UInt32] {
         var cursor: (x: Int32, y: Int32) = (0, 0)
         var stream: [UInt32] = []
         for command in commands {
@@ -120,7 +120,7 @@ public enum SyntheticVectorTile {
     }
 
     /// The tile's bytes (uncompressed).
-    public static func encode(_ layers: [Layer]) -> [UInt8] {
+    package static func encode(_ layers: [Layer]) -> [UInt8] {
         var tile = ProtobufWriter()
         for layer in layers { tile.message(3, encode(layer)) }
         return tile.bytes
@@ -181,15 +181,15 @@ public enum SyntheticVectorTile {
 }
 
 /// The protobuf wire format, written (the product only reads it).
-public struct ProtobufWriter: Sendable {
+package struct ProtobufWriter: Sendable {
     /// The bytes written so far.
-    public var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
 
     /// An empty message.
-    public init() {}
+    package init() {}
 
     /// A varint.
-    public mutating func varint(_ value: UInt64) {
+    package mutating func varint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -199,23 +199,23 @@ public struct ProtobufWriter: Sendable {
     }
 
     /// A field key.
-    public mutating func key(_ field: UInt64, wireType: UInt64) { varint(field << 3 | wireType) }
+    package mutating func key(_ field: UInt64, wireType: UInt64) { varint(field << 3 | wireType) }
 
     /// A varint field.
-    public mutating func varintField(_ field: UInt64, _ value: UInt64) {
+    package mutating func varintField(_ field: UInt64, _ value: UInt64) {
         key(field, wireType: 0)
         varint(value)
     }
 
     /// A length-delimited field.
-    public mutating func message(_ field: UInt64, _ body: [UInt8]) {
+    package mutating func message(_ field: UInt64, _ body: [UInt8]) {
         key(field, wireType: 2)
         varint(UInt64(body.count))
         bytes += body
     }
 
     /// A packed repeated uint32 field.
-    public mutating func packed(_ field: UInt64, _ values: [UInt32]) {
+    package mutating func packed(_ field: UInt64, _ values: [UInt32]) {
         var body = ProtobufWriter()
         for value in values { body.varint(UInt64(value)) }
         message(field, body.bytes)

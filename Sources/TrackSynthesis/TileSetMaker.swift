@@ -8,9 +8,9 @@ import TileSources
 
 /// Writes generated tile sets (`SyntheticTiles`) as MBTiles files or `{z}/{x}/{y}` folders:
 /// the tests' sources and the example in docs/basemaps.md (`tracksnap-dev tiles`).
-public enum TileSetMaker {
+package enum TileSetMaker {
     /// What the tiles show.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// `SyntheticTiles.map`.
         case map
         /// `SyntheticTiles.positionField`.
@@ -18,7 +18,7 @@ public enum TileSetMaker {
     }
 
     /// The tiles covering `boundsLonLat` ([west, south, east, north]) at `zoom`.
-    public static func coordinates(boundsLonLat bounds: [Double], zoom: Int) -> [TileCoordinate] {
+    package static func coordinates(boundsLonLat bounds: [Double], zoom: Int) -> [TileCoordinate] {
         let tiles = 1 << zoom
         func column(_ longitude: Double) -> Int { min(tiles - 1, max(0, Int(((longitude + 180) / 360 * Double(tiles)).rounded(.down)))) }
         func row(_ latitude: Double) -> Int {
@@ -33,7 +33,7 @@ public enum TileSetMaker {
     }
 
     /// One tile encoded: PNG, or JPEG at quality 85 when `jpeg`.
-    public static func encodedTile(_ coordinate: TileCoordinate, kind: Kind, jpeg: Bool = false) throws -> [UInt8] {
+    package static func encodedTile(_ coordinate: TileCoordinate, kind: Kind, jpeg: Bool = false) throws -> [UInt8] {
         let pixels =
             kind == .map
             ? SyntheticTiles.map(z: coordinate.z, x: coordinate.x, y: coordinate.y)
@@ -57,7 +57,7 @@ public enum TileSetMaker {
 
     /// Writes an MBTiles file of `kind` tiles over `boundsLonLat` for each zoom; returns the tile count.
     @discardableResult
-    public static func writeMBTiles(
+    package static func writeMBTiles(
         _ path: String, kind: Kind, boundsLonLat bounds: [Double], zooms: ClosedRange<Int>, attribution: String? = "© TrackSnap test tiles",
         jpeg: Bool = false
     ) throws -> Int {
@@ -80,7 +80,7 @@ public enum TileSetMaker {
 
     /// Writes a `{z}/{x}/{y}.png` folder; returns the tile count.
     @discardableResult
-    public static func writeFolder(_ path: String, kind: Kind, boundsLonLat bounds: [Double], zooms: ClosedRange<Int>) throws -> Int {
+    package static func writeFolder(_ path: String, kind: Kind, boundsLonLat bounds: [Double], zooms: ClosedRange<Int>) throws -> Int {
         var count = 0
         for zoom in zooms {
             for coordinate in coordinates(boundsLonLat: bounds, zoom: zoom) {

@@ -1,10 +1,10 @@
 import TrackModel
 
 /// Writes tracks as GPX or CSV text, for samples, benchmarks and tests.
-public enum TrackWriters {
+package enum TrackWriters {
     /// GPX 1.1 with `trk/trkseg/trkpt`, elevations and times (when present), and a heart-rate
     /// extension like a sports watch writes.
-    public static func gpx11(_ track: Track, creator: String = "TrackSnap sample generator", heartRate: Bool = true) -> String {
+    package static func gpx11(_ track: Track, creator: String = "TrackSnap sample generator", heartRate: Bool = true) -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="\(escape(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
@@ -36,7 +36,7 @@ public enum TrackWriters {
     }
 
     /// CSV with a `time,latitude,longitude,elevation` header (columns in that order).
-    public static func csv(_ track: Track) -> String {
+    package static func csv(_ track: Track) -> String {
         var out = "time,latitude,longitude,elevation\n"
         for fix in track.segments.flatMap(\.fixes) {
             out +=
@@ -46,7 +46,7 @@ public enum TrackWriters {
     }
 
     /// XML text escaping for element content and attributes.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
@@ -62,7 +62,7 @@ public enum TrackWriters {
     }
 
     /// A fixed-point decimal without Foundation: `decimal(8.5, places: 2)` is "8.50".
-    public static func decimal(_ value: Double, places: Int) -> String {
+    package static func decimal(_ value: Double, places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = Int64((abs(value) * scale).rounded())
@@ -74,7 +74,7 @@ public enum TrackWriters {
     }
 
     /// `2024-05-01T07:30:00Z` (whole seconds; fractions written as `.250`).
-    public static func isoTime(_ seconds: Double) -> String {
+    package static func isoTime(_ seconds: Double) -> String {
         let whole = Int64(seconds.rounded(.down))
         let millis = Int((seconds - Double(whole)) * 1000 + 0.5)
         var days = whole / 86_400

@@ -15,7 +15,7 @@ import VectorTiles
 /// lines united by maximum) that is blended once. So the pieces of a polygon cut at tile edges
 /// add up to the whole (no seam, no double-blended edge), and a line crossing a tile edge has no
 /// gap and no darker overlap. One painter per worker: its buffers are reused from image to image.
-public struct VectorMapPainter {
+package struct VectorMapPainter {
     /// Signed-area accumulation of fills and butt-capped lines.
     var accumulator = AreaAccumulator(width: 1, height: 1)
     /// The coverage of the paint group being drawn.
@@ -24,13 +24,13 @@ public struct VectorMapPainter {
     var inner = CoverageMask(width: 1, height: 1)
 
     /// A painter with empty buffers (they grow to the largest image drawn).
-    public init() {}
+    package init() {}
 
     /// Draws the style `choice` names from `provider` over `target` for an image showing `viewport` at `scale`
     /// (device pixels per point: widths are multiplied by it and the zoom is that of the @1x
     /// image, so @2x draws the same tiles with double widths). Returns what was drawn; a view
     /// outside the source's zoom range draws nothing (the grid shows) and says why.
-    public mutating func draw<Target: Blitter>(
+    package mutating func draw<Target: Blitter>(
         into target: inout Target, viewport: Viewport, scale: Double, provider: any TileProvider, style choice: VectorMapStyle
     ) -> VectorMapReport {
         let zoom = TilePlan.continuousZoom(viewport, tilePixels: 256) - log2(max(scale, 1))
@@ -115,7 +115,7 @@ public struct VectorMapPainter {
 }
 
 /// Which style a vector map is drawn with.
-public enum VectorMapStyle: Sendable {
+package enum VectorMapStyle: Sendable {
     /// A style document the user gave.
     case document(MapStyleDocument)
     /// The built-in style for the tiles' schema (told by their layer names), light or dark.
