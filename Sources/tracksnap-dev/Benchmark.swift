@@ -180,11 +180,19 @@ enum Benchmark {
 
     /// Mapnik's median milliseconds per file at `width`×`height`, or nil when it is not installed.
     static func mapnik(_ paths: [String], runs: Int, width: Int = 512, height: Int = 512) -> [Double]? {
+        guard let lines = pythonScriptLines("mapnik_bench.py", [String(runs), String(width), String(height)] + paths) else { return nil }
+        let values = lines.compactMap { $0["median_ms"] as? Double }
+        return values.count == paths.count ? values : nil
+    }
+
+    /// Runs `scripts/NAME` with python3 and reads its standard output as one JSON object a line
+    /// (the peers' scripts print their figures so); nil when it cannot run or fails.
+    static func pythonScriptLines(_ name: String, _ arguments: [String]) -> [[String: Any]]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/mapnik_bench.py").path
-        process.arguments = [script, String(runs), String(width), String(height)] + paths
+            .appendingPathComponent("scripts/" + name).path
+        process.arguments = [script] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -192,11 +200,9 @@ enum Benchmark {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
-        let values = lines.compactMap { line -> Double? in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["median_ms"] as? Double
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
-        return values.count == paths.count ? values : nil
     }
 
     static func mapnikVersion() -> String {

@@ -172,20 +172,11 @@ enum VectorBenchmark {
             lines += String(decoding: data, as: UTF8.self) + "\n"
         }
         guard (try? FileStore.writeAtomically(Array(lines.utf8), to: viewports)) != nil else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [scriptsFolder + "/mapnik_vector_bench.py", "--runs", String(runs), mbtiles, viewports]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        let values = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
-            line -> (wall: Double, cpu: Double, tileZoom: Int, bytes: Int)? in
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                let wall = object["median_ms"] as? Double, let cpu = object["median_cpu_ms"] as? Double,
+        guard let lines = Benchmark.pythonScriptLines("mapnik_vector_bench.py", ["--runs", String(runs), mbtiles, viewports]) else {
+            return nil
+        }
+        let values = lines.compactMap { object -> (wall: Double, cpu: Double, tileZoom: Int, bytes: Int)? in
+            guard let wall = object["median_ms"] as? Double, let cpu = object["median_cpu_ms"] as? Double,
                 let tileZoom = object["tile_zoom"] as? Int, let bytes = object["png_bytes"] as? Int
             else { return nil }
             return (wall, cpu, tileZoom, bytes)
