@@ -205,7 +205,8 @@ package struct JobQueue: Sendable {
     /// quarantine in failed/ with the sidecar and, with `includingDone`, done/`name`. Returns
     /// how many files were removed. Used when a newer version is queued, and by `forget`.
     @discardableResult
-    package func removeCopies(of name: String, readyFileNames: [String], keepingInode: UInt64?, includingDone: Bool = false) throws(FileError) -> Int {
+    package func removeCopies(of name: String, readyFileNames: [String], keepingInode: UInt64?, includingDone: Bool = false) throws(FileError) -> Int
+    {
         var removed = 0
         func removeUnlessKept(_ path: String) throws(FileError) -> Bool {
             guard let status = try FileStore.status(path) else { return false }

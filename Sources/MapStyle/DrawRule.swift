@@ -39,7 +39,9 @@ package struct DrawRule: Sendable {
     /// the outline as a 1-pixel line, and only while `fill-antialias` is true.
     package func outlineColor<Feature: StyleFeature>(for feature: Feature) -> StyleColor? { paint.outlineColor.flatMap { color($0, feature) } }
     /// `fill-antialias` for `feature`.
-    package func antialias<Feature: StyleFeature>(for feature: Feature) -> Bool { paint.antialias.evaluate(feature, zoom: zoom.value) != .bool(false) }
+    package func antialias<Feature: StyleFeature>(for feature: Feature) -> Bool {
+        paint.antialias.evaluate(feature, zoom: zoom.value) != .bool(false)
+    }
     /// `line-width` for `feature`, CSS pixels at @1x, ≥ 0.
     package func lineWidthPixels<Feature: StyleFeature>(for feature: Feature) -> Double { max(number(paint.width, feature) ?? 1, 0) }
     /// `line-gap-width` for `feature`, CSS pixels at @1x: when above 0 the line is drawn twice, each
