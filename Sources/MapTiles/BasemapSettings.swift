@@ -14,14 +14,15 @@ public struct BasemapSettings: Sendable, Equatable, Codable {
     /// Filled in by whoever opens the source. Default: "".
     public var contentStamp = ""
     /// Zoom levels past the source's highest at which its tiles are still enlarged (bilinear);
-    /// further in, the grid shows. Default: 2 (4× enlargement at most).
+    /// further in, the grid shows. Raster tiles only: vector tiles are drawn at any zoom.
+    /// Default: 2 (4× enlargement at most).
     public var maximumOverzoomLevels = 2
     /// What a URL template's `{s}` takes (Leaflet's subdomains); nil for a, b, c. Not encoded
     /// when nil, so cache keys made before it existed stay valid. Default: nil.
     public var subdomains: [String]? = nil
     /// The MapLibre style document (its JSON text) a vector source is drawn with; nil draws the
-    /// built-in style for the tiles' schema (OpenMapTiles or Protomaps), light or dark with the
-    /// theme. The text, not a path, so the style's content is in the cache key. Not encoded when
+    /// built-in style for the tiles' schema (OpenMapTiles or Protomaps), dark when the map paper
+    /// is dark. The text, not a path, so the style's content is in the cache key. Not encoded when
     /// nil. Default: nil.
     public var mapStyle: String? = nil
 

@@ -25,7 +25,7 @@ public struct TileCoverage {
     /// (bounds across the antimeridian are treated as the whole world) or the zoom is outside
     /// 0...30. Bounds past the world are clamped to it first: an outside number never reaches
     /// an integer conversion unbounded.
-    init?(boundsLonLat raw: [Double], zoom: Int) {
+    public init?(boundsLonLat raw: [Double], zoom: Int) {
         guard (0...30).contains(zoom), let bounds = Self.boundsClampedToWorld(raw) else { return nil }
         let tiles = Double(1 << zoom)
         let world = 2 * WebMercator.halfWorldMeters
@@ -45,5 +45,6 @@ public struct TileCoverage {
         rows = row(bounds[3])...row(bounds[1])
     }
 
-    func contains(_ tile: TileCoordinate) -> Bool { columns.contains(tile.x) && rows.contains(tile.y) }
+    /// Whether `tile` (of this zoom) is inside the bounds.
+    public func contains(_ tile: TileCoordinate) -> Bool { columns.contains(tile.x) && rows.contains(tile.y) }
 }

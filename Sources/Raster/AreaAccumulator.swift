@@ -97,18 +97,20 @@ public struct AreaAccumulator: Sendable {
     }
 
     /// Adds a polygon: `rings[0]` is the exterior, the rest are its holes. Each hole is added with
-    /// the orientation opposite to the exterior's, whatever its stored winding, so holes stay empty
-    /// even in tiles whose winding is reversed. Returns false, adding nothing, when any ring
+    /// the orientation opposite to the exterior's, and every exterior with the same orientation,
+    /// whatever the stored windings, so holes stay empty even in tiles whose winding is reversed
+    /// and overlapping polygons never cancel. Returns false, adding nothing, when any ring
     /// would be refused by `add(ring:)`.
     @discardableResult
     public mutating func add(polygon rings: [[PixelPoint]]) -> Bool {
-        guard let exterior = rings.first else { return true }
+        guard !rings.isEmpty else { return true }
         var oriented: [(ring: [PixelPoint], orientation: Float)] = []
-        let exteriorSign = Self.signedArea(exterior) < 0 ? -1.0 : 1.0
         for (index, ring) in rings.enumerated() {
             guard ring.withUnsafeBufferPointer({ isAcceptable($0) }) else { return false }
             let area = Self.signedArea(ring)
-            let wanted = index == 0 ? exteriorSign : -exteriorSign
+            // Every exterior counts positive and every hole negative, whatever the stored winding:
+            // overlapping polygons of one layer (features wound either way) then add, never cancel.
+            let wanted = index == 0 ? 1.0 : -1.0
             oriented.append((ring, area * wanted < 0 ? -1 : 1))
         }
         for (ring, orientation) in oriented where ring.count >= 3 {

@@ -162,7 +162,13 @@ extension IndexedCanvas: Blitter {
                                     }
                                     entry = UInt16(index) + 1
                                     blended[key] = entry
-                                    if level == steps, color.alpha == 255 { opaqueIndex = index }
+                                    // Only an exact entry: a merged one is looked up again each time
+                                    // (the palette may gain a closer entry later), as the loop would.
+                                    if level == steps, color.alpha == 255,
+                                        palette[Int(index)] == RGBAColor(red: color.red, green: color.green, blue: color.blue)
+                                    {
+                                        opaqueIndex = index
+                                    }
                                 }
                                 target[column] = UInt8(entry - 1)
                             }

@@ -76,8 +76,9 @@ public struct CanvasPalette: Sendable {
     /// grid lines, a marker's ring over the route) share entries more as space runs short.
     /// Coarse: 4, then 6 from 128 entries, for a second attempt at an image whose edges did not
     /// fit (how often: `make bench`, docs/performance.md).
-    /// Coarsest: 8, then 12 from 128 entries and 16 from 192, on edge pixels only (a map's flat
-    /// colours are exact: each is the first of its neighbourhood to be added).
+    /// Coarsest: 8, then 12 from 128 entries and 16 from 192. It applies to every colour added;
+    /// a map's flat colours come first (the background, then each layer's fill), so it is mostly
+    /// their edge blends that merge.
     public func mergeTolerance(paletteCount: Int) -> Int {
         if coarsest { return paletteCount < 128 ? 8 : paletteCount < 192 ? 12 : 16 }
         if coarse { return paletteCount < 128 ? 4 : 6 }

@@ -147,20 +147,22 @@ public enum SnapshotRenderer {
 
             let png: [UInt8]
             var basemapReport: BasemapReport?
-            let mapStyle = try options.basemap.map { settings throws(SnapshotError) in
-                try vectorMapStyle(settings, options: options, scratch: scratch)
-            }
+            let mapStyle =
+                tiles?.sourceDescription.kind == .vector
+                ? try options.basemap.map { settings throws(SnapshotError) in try vectorMapStyle(settings, options: options, scratch: scratch) }
+                : nil
             do {
                 let basemap = options.basemap.flatMap { settings in tiles.map { (settings: settings, tiles: $0) } }
                 let scene = SnapshotScene(
                     polylines: polylines, bands: bands?.runs.map(\.band), frame: frame, options: options, basemap: basemap, mapStyle: mapStyle)
+                // Each image gets its own time for tiles (a hanging tile server costs bounded time),
+                // once, however many attempts drawing it takes.
+                basemap?.tiles.beginImage()
                 let palette = options.png.layout == .automatic && SnapshotPainter.paintPalette(scene, scratch: scratch, report: &basemapReport)
                 timings.raster = clock.lap()
                 if palette {
                     png = try scratch.encoder.encode(scratch.canvas)
                 } else {
-                    // Each image gets its own time for tiles (a hanging tile server costs bounded time).
-                    basemap?.tiles.beginImage()
                     let canvas = SnapshotPainter.paintRGBA(scene, scratch: scratch, report: &basemapReport)
                     timings.raster += clock.lap()
                     png = try PNGEncoder.encode(canvas, settings: options.png)

@@ -61,17 +61,23 @@ package final class PMTilesSource: RawTileSource {
 
     /// The tile's bytes as stored (gzip-compressed or not), nil when the archive has none there.
     package func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+        let bytes: [UInt8]?
         do throws(PMTilesError) {
-            return try reader.storedTile(z: coordinate.z, x: coordinate.x, y: coordinate.y)
+            bytes = try reader.storedTile(z: coordinate.z, x: coordinate.x, y: coordinate.y)
         } catch {
-            throw TileProblem("PMTiles read failed: \(error)")
+            throw TileProblem("PMTiles '\(path)' tile \(coordinate): \(error)")
         }
+        if let bytes, bytes.count > limit { throw TileProblem("the tile is \(bytes.count) bytes, more than the \(limit >> 20) MiB a tile may have") }
+        return bytes
     }
 }
 
 /// A `RandomAccessFile` as the byte ranges a `PMTilesReader` asks for.
 struct FileRanges: ByteRangeReading {
+    /// The archive.
     let file: RandomAccessFile
+    /// The archive's size when it was opened.
     var byteCount: UInt64 { UInt64(file.sizeBytes) }
+    /// `length` bytes at `offset` (fewer at the end of the file).
     func read(offset: UInt64, length: Int) throws -> [UInt8] { try file.read(offset: Int(offset), length: length) }
 }

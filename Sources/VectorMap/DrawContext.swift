@@ -13,6 +13,7 @@ struct PlacedTile {
     /// antimeridian places the tile beside its neighbours).
     let placement: TilePlacement
 
+    /// The tile at `coordinate`, placed at unwrapped `column`, `row` of `window`.
     init(coordinate: TileCoordinate, column: Int, row: Int, tile: VectorTile.Decoded, window: TileWindow) {
         self.coordinate = coordinate
         self.tile = tile
@@ -42,6 +43,7 @@ struct DrawContext {
     /// Problems met while drawing ("a ring too costly to fill"…), at most a few.
     var problems: [String] = []
 
+    /// A context with nothing drawn yet.
     init(tiles: [PlacedTile], canvas: PixelRect, scale: Double) {
         self.tiles = tiles
         self.canvas = canvas

@@ -3,8 +3,10 @@ import VectorTiles
 
 /// A decoded tile feature as a style sees it: its geometry type and properties, no geometry.
 struct TileFeature: StyleFeature {
+    /// The feature adapted.
     let feature: VectorTile.DecodedFeature
 
+    /// Point, line or polygon, from the geometry decoded.
     var geometryType: FeatureGeometryType {
         switch feature.geometry {
         case .points, .unknown: .point
@@ -13,6 +15,7 @@ struct TileFeature: StyleFeature {
         }
     }
 
+    /// More than one point, line or polygon.
     var isMultiPart: Bool {
         switch feature.geometry {
         case .points(let points): points.count > 1
@@ -22,8 +25,10 @@ struct TileFeature: StyleFeature {
         }
     }
 
+    /// The feature's id, when the tile has one.
     var identifier: UInt64? { feature.id }
 
+    /// The property `key` as a style value (every number kind as a number).
     // Linear: a feature has a handful of tags, fewer than a dictionary's hashing would save.
     func property(_ key: String) -> FeatureValue? {
         guard let value = feature.properties.first(where: { $0.key == key })?.value else { return nil }

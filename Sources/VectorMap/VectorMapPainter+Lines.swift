@@ -5,6 +5,7 @@ import VectorTiles
 
 /// How one group of a line layer is drawn (every value in device pixels).
 struct LinePaint: Hashable {
+    /// The colour with the layer's opacity applied.
     var color: StyleColor
     /// Line width.
     var widthPixels: Double
@@ -12,6 +13,7 @@ struct LinePaint: Hashable {
     var gapPixels: Double
     /// Dash and gap lengths in pixels, nil for a solid line.
     var dashesPixels: [Double]?
+    /// How the line ends.
     var cap: LineCap
 
     /// How far the stroke reaches from the line's centre.
@@ -37,16 +39,23 @@ extension VectorMapPainter {
             let placement = placed.placement(for: layer)
             for feature in layer.features {
                 let lines: [[TilePoint]]
+                // A polygon's rings are cut at the tile's buffer, an edge that is not the polygon's:
+                // they are clipped to the tile's own square (as MapLibre clips each tile), real lines
+                // to the square grown by the stroke's reach, so they run on into the neighbour's.
+                let isOutline: Bool
                 switch feature.geometry {
-                case .lines(let parts): lines = parts
-                case .polygons(let polygons): lines = polygons.flatMap { [$0.exterior] + $0.holes }.map { $0 + [$0[0]] }
+                case .lines(let parts): (lines, isOutline) = (parts, false)
+                case .polygons(let polygons): (lines, isOutline) = (polygons.flatMap { [$0.exterior] + $0.holes }.map { $0 + [$0[0]] }, true)
                 default: continue
                 }
                 let styled = TileFeature(feature: feature)
                 guard rule.matches(styled) else { continue }
                 let look = rule.isDataDriven ? paint(styled) : groups.constant { paint(NoStyleFeature()) }
                 guard look.color.alpha > 0, look.widthPixels > 0 else { continue }
-                let clip = Self.intersection(placement.square, context.canvas).grown(byPixels: look.reachPixels + 1)
+                let clip =
+                    isOutline
+                    ? Self.intersection(placement.square, context.canvas.grown(byPixels: look.reachPixels + 1))
+                    : Self.intersection(placement.square, context.canvas).grown(byPixels: look.reachPixels + 1)
                 var pieces: [[PixelPoint]] = []
                 for line in lines {
                     let projected = placement.project(line)
@@ -114,9 +123,13 @@ extension VectorMapPainter {
 
 /// A feature with no properties: how a layer whose paint does not depend on features is evaluated once.
 struct NoStyleFeature: StyleFeature {
+    /// A line (unused: such a layer's paint does not read the feature).
     var geometryType: FeatureGeometryType { .line }
+    /// One part.
     var isMultiPart: Bool { false }
+    /// No id.
     var identifier: UInt64? { nil }
+    /// No properties.
     func property(_ key: String) -> FeatureValue? { nil }
 }
 

@@ -44,9 +44,9 @@ package struct VectorMapPainter {
         let tileZoom = min(wholeZoom, description.maximumZoom)
         guard let window = TileWindow(viewport: viewport, zoom: tileZoom) else { return VectorMapReport(tileZoom: tileZoom) }
         var report = VectorMapReport(tileZoom: tileZoom)
-        provider.beginImage()
         let tiles = fetch(window, provider: provider, report: &report)
-        let layerNames = tiles.first?.tile.layers.map(\.name) ?? []
+        // The schema from every tile's layers: one tile (sea, forest) may lack the telling layer.
+        let layerNames = Array(Set(tiles.flatMap { $0.tile.layers.map(\.name) }))
         let style = choice.document(forLayers: layerNames)
         report.schemaAttribution = VectorMapStyle.attribution(forLayers: layerNames)
         report.labelLayersSkipped = style.symbolLayerCount
@@ -75,9 +75,16 @@ package struct VectorMapPainter {
     /// Every tile of the window, decoded, with where it lands; absent and failed tiles counted.
     private func fetch(_ window: TileWindow, provider: any TileProvider, report: inout VectorMapReport) -> [PlacedTile] {
         var placed: [PlacedTile] = []
+        // Tiles outside the source's declared bounds are absent without asking (as for raster
+        // maps): a URL source would spend the image's time, and its breaker, on them.
+        let coverage = provider.sourceDescription.boundsLonLat.flatMap { TileCoverage(boundsLonLat: $0, zoom: window.zoom) }
         for row in window.rows {
             for column in window.columns {
                 let coordinate = window.wrapped(column: column, row: row)
+                if let coverage, !coverage.contains(coordinate) {
+                    report.tilesAbsent += 1
+                    continue
+                }
                 switch provider.tile(coordinate) {
                 case .vector(let tile):
                     report.tiles += 1

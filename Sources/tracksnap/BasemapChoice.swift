@@ -28,8 +28,8 @@ struct BasemapChoice {
     /// Whether an option that changes the images was given (`--tile-cache` and `--offline` do not).
     var givesSettings: Bool { source != nil || opacity != nil || attribution != nil || mapStyleFile != nil }
 
-    /// The options that choose the map and so the images: `--basemap`, `--basemap-opacity` and
-    /// `--attribution` (part of the cache key).
+    /// The options that choose the map and so the images: `--basemap`, `--basemap-opacity`,
+    /// `--attribution` and `--map-style` (part of the cache key).
     static var sourceOptions: [CommandOption<BasemapChoice>] {
         [
             .text(
@@ -53,7 +53,8 @@ struct BasemapChoice {
                     the credit drawn in the bottom-right corner ("" for none, only where the licence allows it); also written to \
                     index.json and the pages
                     """,
-                default: "the MBTiles metadata's 'attribution'", into: \.attribution),
+                default: "the source's own (MBTiles or PMTiles metadata; for vector tiles without one, the credit their schema calls for)",
+                into: \.attribution),
             .text(
                 "--map-style", value: "FILE",
                 help: """
@@ -76,7 +77,10 @@ struct BasemapChoice {
 
     /// The style's basemap with these options over it; nil for the grid.
     func resolve(over styled: BasemapSettings?) throws -> BasemapSettings? {
-        if source == "none" { return nil }
+        if source == "none" {
+            if mapStyleFile != nil { throw UsageError(message: "--map-style draws a vector basemap; --basemap none draws none") }
+            return nil
+        }
         var settings = styled
         if let source { settings = BasemapSettings(source: source, keeping: styled) }
         guard var settings else {
@@ -97,19 +101,24 @@ struct BasemapChoice {
     }
 
     /// The text of the map style at `path`, checked by reading it as a MapLibre style, so a bad
-    /// style fails before any track is drawn; the message names the file and the key path.
-    static func readMapStyle(_ path: String, option: String) throws -> String {
+    /// style fails before any track is drawn; the message names the file and the key path, after
+    /// `option` when given (the style file's reader names its own key).
+    static func readMapStyle(_ path: String, option: String?) throws -> String {
         let bytes: [UInt8]
         do {
             bytes = try FileStore.readFile(path, maximumBytes: 4 << 20)
         } catch {
-            throw UsageError(message: "\(option): \(error)")
+            throw UsageError(message: (option.map { $0 + ": " } ?? "") + "\(error)")
         }
+        let document: MapStyleDocument
         do {
-            _ = try MapStyleDocument(bytes: bytes)
+            document = try MapStyleDocument(bytes: bytes)
         } catch {
-            throw UsageError(message: "\(option) '\(path)': \(error)")
+            throw UsageError(message: (option.map { $0 + " " } ?? "") + "'\(path)': \(error)")
         }
+        // What the style has that is not drawn, said once at start (the render info has no room
+        // for a style's notes on every image).
+        for warning in document.warnings { StandardError.write("tracksnap: warning: map style '\(path)': \(warning)\n") }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -121,8 +130,9 @@ struct BasemapChoice {
         return opener
     }
 
-    /// Opens the source once to check it (the file exists, is an MBTiles of raster tiles, the
-    /// template is well formed), so a bad `--basemap` fails before any track is read.
+    /// Opens the source once to check it (the file exists, is an MBTiles or PMTiles file of a tile
+    /// format TrackSnap reads, the template is well formed), so a bad `--basemap` fails before any
+    /// track is read.
     static func check(_ settings: BasemapSettings, opener: BasemapOpener) throws {
         do {
             _ = try opener.openSource(settings)

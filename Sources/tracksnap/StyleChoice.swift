@@ -47,7 +47,7 @@ struct StyleChoice {
                 // basemap.style is relative to the style file, like a path in any config file.
                 let folder = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
                 settings = try StyleFile.settings(from: text, file: file, theme: theme, base: base) { path in
-                    try BasemapChoice.readMapStyle(path.hasPrefix("/") ? path : folder + "/" + path, option: "basemap.style")
+                    try BasemapChoice.readMapStyle(path.hasPrefix("/") ? path : folder + "/" + path, option: nil)
                 }
             } catch {
                 throw UsageError(message: error.description)

@@ -96,4 +96,34 @@ struct VectorMapPainterTests {
         #expect(report.tileZoom == nil && report.problems.first?.contains("lowest zoom 13") == true)
         #expect(canvas.color(x: 128, y: 128) == white)
     }
+
+    @Test func tilesOutsideTheSourcesBoundsAreAbsentWithoutAsking() throws {
+        // A view of four tiles; the source's bounds cover only the top-left one's interior.
+        let topLeft = TileCoordinate(z: 12, x: 2150, y: 1430)
+        // Tile 12/2150/1430 spans 8.965–9.053 E, 47.577–47.636 N.
+        let provider = try MemoryVectorTiles([topLeft: squareTile(0, 0, 4096, 4096)], boundsLonLat: [8.98, 47.59, 9.04, 47.62])
+        var canvas = Canvas(width: 256, height: 256, fill: white)
+        var painter = VectorMapPainter()
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: topLeft, pixels: 256, shift: (0.5, 0.5)), scale: 1, provider: provider,
+            style: .document(try style(waterStyle)))
+        #expect(provider.asked == [topLeft], "asked \(provider.asked)")
+        #expect(report.tiles == 1 && report.tilesAbsent == 3)
+    }
+
+    @Test func theSchemaIsToldByAnyTileNotOnlyTheFirst() throws {
+        // The first tile asked holds only water; the schema's telling layer is in the second.
+        let first = TileCoordinate(z: 12, x: 2150, y: 1430), second = TileCoordinate(z: 12, x: 2151, y: 1430)
+        let roads = SyntheticVectorTile.encode([
+            .init(name: "transportation", features: [.lines(properties: [("class", .string("primary"))], [[(0, 2048), (4096, 2048)]])])
+        ])
+        let provider = try MemoryVectorTiles([first: squareTile(0, 0, 4096, 4096), second: roads])
+        var canvas = Canvas(width: 256, height: 256, fill: white)
+        var painter = VectorMapPainter()
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: first, pixels: 256, shift: (0.5, 0)), scale: 1, provider: provider,
+            style: .builtIn(dark: false))
+        #expect(report.schemaAttribution == "© OpenMapTiles © OpenStreetMap contributors")
+        #expect(report.featuresDrawn >= 2, "the road and the water are drawn by the OpenMapTiles style")
+    }
 }

@@ -13,8 +13,9 @@ final class MemoryVectorTiles: TileProvider {
     /// The tiles asked for, in order.
     private(set) var asked: [TileCoordinate] = []
 
-    init(_ encoded: [TileCoordinate: [UInt8]], minimumZoom: Int = 0, maximumZoom: Int = 14) throws {
+    init(_ encoded: [TileCoordinate: [UInt8]], minimumZoom: Int = 0, maximumZoom: Int = 14, boundsLonLat: [Double]? = nil) throws {
         var description = TileSourceDescription()
+        description.boundsLonLat = boundsLonLat
         description.minimumZoom = minimumZoom
         description.maximumZoom = maximumZoom
         description.kind = .vector
