@@ -10,45 +10,59 @@ extension AreaAccumulator {
     public mutating func resolve(into mask: inout CoverageMask) {
         precondition(mask.width == width && mask.height == height, "the mask must be the accumulator's frame size")
         guard !isEmpty else { return }
-        let (width, stride) = (width, width + 2)
+        let width = width
         var touched = (minX: Int.max, maxX: -1, minY: Int.max, maxY: -1)
+        mask.withBlockMarker { mask, marker in
+            mask.values.withUnsafeMutableBufferPointer { values in
+                drainRows { row, cells, first, last in
+                    Self.resolveRow(cells, values.baseAddress! + row * width, first, last, row: row, marker: marker)
+                    touched = (min(touched.minX, first), max(touched.maxX, last), min(touched.minY, row), row)
+                }
+            }
+        }
+        if touched.minX <= touched.maxX {
+            mask.touch(minX: touched.minX, minY: touched.minY, maxX: touched.maxX, maxY: touched.maxY)
+        }
+    }
+
+    /// Hands each touched row to `body` (the row, its cells, and the first and last visible cell
+    /// written), top to bottom; `body` turns them into coverage by a running sum and must zero
+    /// them. The cells past the frame's right edge are zeroed here, and the accumulator is left
+    /// empty. The one place rows leave the accumulator: `resolve(into:)` and the fused blends
+    /// (`IndexedCanvas.blend(resolving:scratch:color:)`) both go through it.
+    public mutating func drainRows(_ body: (_ row: Int, _ cells: UnsafeMutablePointer<Float>, _ first: Int, _ last: Int) -> Void) {
+        guard !isEmpty else { return }
+        let (width, stride) = (width, width + 2)
         let rows = firstRow...lastRow
         cells.withUnsafeMutableBufferPointer { cells in
             rowFirst.withUnsafeMutableBufferPointer { rowFirst in
                 rowLast.withUnsafeMutableBufferPointer { rowLast in
-                    mask.values.withUnsafeMutableBufferPointer { values in
-                        for row in rows {
-                            let first = Int(rowFirst[row]), last = Int(rowLast[row])
-                            guard first <= last else { continue }
-                            rowFirst[row] = Int32.max
-                            rowLast[row] = -1
-                            let cellRow = cells.baseAddress! + row * stride
-                            let output = values.baseAddress! + row * width
-                            let visibleLast = min(last, width - 1)
-                            if first <= visibleLast {
-                                Self.resolveRow(cellRow, output, first, visibleLast)
-                                touched = (min(touched.minX, first), max(touched.maxX, visibleLast), min(touched.minY, row), row)
-                            }
-                            // The right-hand remainders past the frame (and rounding left in them).
-                            let tail = max(first, visibleLast + 1)
-                            if tail <= last { (cellRow + tail).update(repeating: 0, count: last - tail + 1) }
-                        }
+                    for row in rows {
+                        let first = Int(rowFirst[row]), last = Int(rowLast[row])
+                        guard first <= last else { continue }
+                        rowFirst[row] = Int32.max
+                        rowLast[row] = -1
+                        let cellRow = cells.baseAddress! + row * stride
+                        let visibleLast = min(last, width - 1)
+                        if first <= visibleLast { body(row, cellRow, first, visibleLast) }
+                        // The right-hand remainders past the frame (and rounding left in them).
+                        let tail = max(first, visibleLast + 1)
+                        if tail <= last { (cellRow + tail).update(repeating: 0, count: last - tail + 1) }
                     }
                 }
             }
         }
         firstRow = height
         lastRow = -1
-        if touched.minX <= touched.maxX {
-            mask.touch(minX: touched.minX, minY: touched.minY, maxX: touched.maxX, maxY: touched.maxY)
-        }
     }
 
     /// Running sum of one row's cells `first...last` into coverage levels, max into `output`, cells
     /// zeroed. Between edges most cells are 0 and the coverage stays that of the cell before: runs
     /// of eight such cells are recognised by their bits at once and written without the sum.
     @inline(__always)
-    private static func resolveRow(_ cells: UnsafeMutablePointer<Float>, _ output: UnsafeMutablePointer<UInt8>, _ first: Int, _ last: Int) {
+    private static func resolveRow(
+        _ cells: UnsafeMutablePointer<Float>, _ output: UnsafeMutablePointer<UInt8>, _ first: Int, _ last: Int, row: Int, marker: BlockMarker
+    ) {
         var sum: Float = 0
         var level: UInt8 = 0
         var x = first
@@ -59,6 +73,7 @@ extension AreaAccumulator {
                     words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
                     | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
                 if bits == 0 {
+                    if level != 0 { marker.mark(row: row, first: x, last: x + 7) }
                     if level == 255 {
                         (output + x).update(repeating: 255, count: 8)
                     } else if level != 0 {
@@ -73,7 +88,10 @@ extension AreaAccumulator {
                 sum += cells[x]
                 cells[x] = 0
                 level = UInt8(min(abs(sum), 1) * 255 + 0.5)
-                if level > output[x] { output[x] = level }
+                if level > output[x] {
+                    output[x] = level
+                    marker.mark(row: row, x: x)
+                }
                 x += 1
             }
         }

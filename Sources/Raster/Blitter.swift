@@ -33,6 +33,10 @@ public protocol Blitter {
     /// colour's opacity. The mask is a union (see `CoverageMask`), so overlaps are blended once.
     mutating func blend(_ mask: CoverageMask, color: RGBAColor)
 
+    /// Resolves `accumulator` (left empty) and blends `color` by its coverage, like
+    /// `resolve(into:)` into the empty `scratch` (the canvas's size, left empty) and `blend`.
+    mutating func blend(resolving accumulator: inout AreaAccumulator, scratch: inout CoverageMask, color: RGBAColor)
+
     /// Blends a route over its casing from one canvas-sized mask of `ramp` levels (see
     /// `StrokeRamp`): the casing over the background, the route over that, like `blend` twice.
     /// The mask is cleared as it is read, ready for the next image.

@@ -34,6 +34,20 @@ public enum ButtStroker {
         }
     }
 
+    /// Adds each stroke's butt-capped outline to `mask` (union by maximum between strokes), where
+    /// a stroke is several polylines resolved together: the dashes of one line. Dashes of one line
+    /// do not overlap (but at a hairpin, where their shared edge pixels add), and resolving a
+    /// path's hundred dashes one by one cost more than drawing them (`perf`: the dashed path layer
+    /// was 13 ms of a track's 45 ms of vector map).
+    public static func stroke(
+        strokes: [[[PixelPoint]]], radiusPixels: Double, accumulator: inout AreaAccumulator, into mask: inout CoverageMask
+    ) {
+        for stroke in strokes {
+            for polyline in stroke { add(polyline, radiusPixels: radiusPixels, to: &accumulator) }
+            accumulator.resolve(into: &mask)
+        }
+    }
+
     /// Adds one polyline's outline pieces to `accumulator` without resolving.
     public static func add(_ polyline: [PixelPoint], radiusPixels radius: Double, to accumulator: inout AreaAccumulator) {
         guard radius > 0, polyline.count >= 2 else { return }
@@ -48,10 +62,13 @@ public enum ButtStroker {
             let direction = (x: dx / length, y: dy / length)
             let normal = PixelPoint(x: -direction.y * radius, y: direction.x * radius)
             if let incoming { addJoin(at: a, from: incoming, to: direction, radius: radius, &piece, &accumulator) }
-            piece = [
-                PixelPoint(x: a.x + normal.x, y: a.y + normal.y), PixelPoint(x: b.x + normal.x, y: b.y + normal.y),
-                PixelPoint(x: b.x - normal.x, y: b.y - normal.y), PixelPoint(x: a.x - normal.x, y: a.y - normal.y),
-            ]
+            // The buffer is refilled, not replaced: a fresh array per segment was a heap allocation
+            // per segment of every path and dash.
+            piece.removeAll(keepingCapacity: true)
+            piece.append(PixelPoint(x: a.x + normal.x, y: a.y + normal.y))
+            piece.append(PixelPoint(x: b.x + normal.x, y: b.y + normal.y))
+            piece.append(PixelPoint(x: b.x - normal.x, y: b.y - normal.y))
+            piece.append(PixelPoint(x: a.x - normal.x, y: a.y - normal.y))
             addPositive(piece, &accumulator)
             incoming = direction
         }

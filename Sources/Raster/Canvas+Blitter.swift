@@ -37,11 +37,11 @@ extension Canvas: Blitter {
         let maskWidth = mask.width, canvasWidth = width, alpha = UInt32(color.alpha)
         mask.values.withUnsafeBufferPointer { coverage in
             pixels.withUnsafeMutableBufferPointer { pixels in
-                for row in mask.minY...mask.maxY {
-                    var column = mask.minX
-                    while column <= mask.maxX {
+                mask.forEachCoveredRun { row, first, last in
+                    var column = first
+                    while column <= last {
                         // Most of a route's bounding box is uncovered: skip 8 empty pixels at a time.
-                        if column + 8 <= mask.maxX + 1,
+                        if column + 8 <= last + 1,
                             UnsafeRawPointer(coverage.baseAddress! + row * maskWidth + column).loadUnaligned(as: UInt64.self) == 0
                         {
                             column += 8
@@ -55,6 +55,13 @@ extension Canvas: Blitter {
                 }
             }
         }
+    }
+
+    /// Resolves into `scratch`, blends, and clears it.
+    public mutating func blend(resolving accumulator: inout AreaAccumulator, scratch: inout CoverageMask, color: RGBAColor) {
+        accumulator.resolve(into: &scratch)
+        defer { scratch.clear() }
+        if !scratch.isEmpty { blend(scratch, color: color) }
     }
 
     /// Blends the casing and then the route at each level's coverages, rounded to 1/255. The

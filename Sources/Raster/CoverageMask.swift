@@ -15,6 +15,11 @@ public struct CoverageMask: Sendable {
     public var values: [UInt8]
     /// Touched rectangle, inclusive; empty when `minX > maxX`.
     public var minX: Int, minY: Int, maxX: Int, maxY: Int
+    /// The block map (`CoverageMask+Blocks.swift`): one byte per 64×8-pixel block, nonzero where
+    /// a writer drew; empty when the mask does not track blocks.
+    @usableFromInline var blocks: [UInt8] = []
+    /// Blocks per block row; 0 when the mask does not track blocks.
+    @usableFromInline var blockColumns = 0
 
     /// An empty mask, placed at (originX, originY) on the canvas.
     public init(width: Int, height: Int, originX: Int = 0, originY: Int = 0) {
@@ -32,14 +37,21 @@ public struct CoverageMask: Sendable {
     /// Erases everything drawn (only the touched rectangle is written), to reuse the mask.
     public mutating func clear() {
         guard !isEmpty else { return }
-        let width = self.width, left = minX, rows = minY...maxY, count = maxX - minX + 1
-        values.withUnsafeMutableBufferPointer { buffer in
-            for row in rows { (buffer.baseAddress! + row * width + left).update(repeating: 0, count: count) }
+        let width = self.width
+        if tracksBlocks {
+            var values = self.values
+            self.values = []
+            values.withUnsafeMutableBufferPointer { buffer in
+                forEachCoveredRun { row, first, last in (buffer.baseAddress! + row * width + first).update(repeating: 0, count: last - first + 1) }
+            }
+            self.values = values
+        } else {
+            let left = minX, rows = minY...maxY, count = maxX - minX + 1
+            values.withUnsafeMutableBufferPointer { buffer in
+                for row in rows { (buffer.baseAddress! + row * width + left).update(repeating: 0, count: count) }
+            }
         }
-        minX = width
-        minY = height
-        maxX = -1
-        maxY = -1
+        markCleared()
     }
 
     /// Makes an empty mask at the canvas origin `width`×`height`, keeping the storage when it is
@@ -50,6 +62,7 @@ public struct CoverageMask: Sendable {
         if values.count < width * height { values = [UInt8](repeating: 0, count: width * height) }
         self.width = width
         self.height = height
+        if tracksBlocks { trackBlocks() }
         minX = width
         minY = height
         maxX = -1
@@ -62,6 +75,7 @@ public struct CoverageMask: Sendable {
         minY = height
         maxX = -1
         maxY = -1
+        if tracksBlocks { blocks.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
     }
 
     /// Whether nothing has been drawn.

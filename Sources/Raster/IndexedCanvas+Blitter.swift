@@ -98,81 +98,99 @@ extension IndexedCanvas: Blitter {
     }
 
     /// Blends `color` where `mask` covers it, with coverage quantized to 1/32 (`StrokeRamp`'s
-    /// steps); for small shapes (markers, the scale bar, labels). On a full palette, sets
-    /// `ranOutOfColors` and stops.
+    /// steps); for small shapes (markers, the scale bar, labels) and vector map lines. On a full
+    /// palette, sets `ranOutOfColors` and stops.
     public mutating func blend(_ mask: CoverageMask, color: RGBAColor) {
         guard !mask.isEmpty else { return }
-        let steps = StrokeRamp.levelsPerRamp
-        // (index, level) → 1 + the blended colour's index; 0 while not yet blended.
-        var blended = [UInt16](repeating: 0, count: 256 * (steps + 1))
-        // Coverage → level once per coverage value, so the division stays out of the pixel loop.
-        let levelOf = (0..<256).map { UInt8(($0 * steps + 127) / 255) }
-        let canvasWidth = width, maskWidth = mask.width, columns = mask.minX...mask.maxX
-        // Raw pointers over the mask, the indices and the table: a vector map blends whole-image
-        // masks for every style layer, and checked indexing cost two thirds of such a render
-        // (perf, 2560×1920). The palette is taken out for the loop (a miss adds to it) and put back.
-        var palette = self.palette
-        var full = false
-        // The colour's own index once a fully covered pixel has put it in the palette (opaque
-        // colours only: full coverage then gives the colour whatever was below).
-        var opaqueIndex: UInt8?
+        let canvasWidth = width, maskWidth = mask.width
+        var blender = PaletteBlender(color: color, palette: palette)
         defer {
-            self.palette = palette
-            if full { ranOutOfColors = true }
+            palette = blender.palette
+            if blender.full { ranOutOfColors = true }
         }
         mask.values.withUnsafeBufferPointer { values in
-            levelOf.withUnsafeBufferPointer { levelOf in
-                indices.withUnsafeMutableBufferPointer { indices in
-                    blended.withUnsafeMutableBufferPointer { blended in
-                        for row in mask.minY...mask.maxY where !full {
-                            let source = values.baseAddress! + row * maskWidth
-                            let target = indices.baseAddress! + (row + mask.originY) * canvasWidth + mask.originX
-                            var column = columns.lowerBound
-                            while column <= columns.upperBound {
-                                // Eight uncovered pixels at a time: a map layer's mask spans the
-                                // image but covers little of it (roads, water).
-                                if column + 8 <= columns.upperBound + 1 {
-                                    let word = UnsafeRawPointer(source + column).loadUnaligned(as: UInt64.self)
-                                    if word == 0 {
-                                        column += 8
-                                        continue
-                                    }
-                                    // Eight fully covered pixels of an opaque colour become that
-                                    // colour whatever was below (a map's fills are mostly this).
-                                    if word == .max, let index = opaqueIndex {
-                                        (target + column).update(repeating: index, count: 8)
-                                        column += 8
-                                        continue
-                                    }
-                                }
-                                defer { column += 1 }
-                                let level = Int(levelOf[Int(source[column])])
-                                if level == 0 { continue }
-                                let old = Int(target[column])
-                                let key = old * (steps + 1) + level
-                                var entry = blended[key]
-                                if entry == 0, level == steps, let index = opaqueIndex {
-                                    entry = UInt16(index) + 1
-                                    blended[key] = entry
-                                } else if entry == 0 {
-                                    let result = IndexedCanvas.blend(palette[old], color, Double(level) / Double(steps))
-                                    guard let index = palette.index(of: result) else {
-                                        full = true
-                                        break
-                                    }
-                                    entry = UInt16(index) + 1
-                                    blended[key] = entry
-                                    // Only an exact entry: a merged one is looked up again each time
-                                    // (the palette may gain a closer entry later), as the loop would.
-                                    if level == steps, color.alpha == 255,
-                                        palette[Int(index)] == RGBAColor(red: color.red, green: color.green, blue: color.blue)
-                                    {
-                                        opaqueIndex = index
-                                    }
-                                }
-                                target[column] = UInt8(entry - 1)
+            indices.withUnsafeMutableBufferPointer { indices in
+                mask.forEachCoveredRun { row, first, last in
+                    guard !blender.full else { return }
+                    let source = values.baseAddress! + row * maskWidth
+                    let target = indices.baseAddress! + (row + mask.originY) * canvasWidth + mask.originX
+                    var column = first
+                    while column <= last {
+                        // Eight uncovered pixels at a time: a map layer's mask spans the
+                        // image but covers little of it (roads, water).
+                        if column + 8 <= last + 1 {
+                            let word = UnsafeRawPointer(source + column).loadUnaligned(as: UInt64.self)
+                            if word == 0 {
+                                column += 8
+                                continue
+                            }
+                            // Fully covered pixels of an opaque colour become that colour whatever
+                            // was below (a map's fills are mostly this): the whole run at once.
+                            if word == .max, let index = blender.opaqueIndex {
+                                var end = column + 8
+                                while end + 8 <= last + 1, UnsafeRawPointer(source + end).loadUnaligned(as: UInt64.self) == .max { end += 8 }
+                                (target + column).update(repeating: index, count: end - column)
+                                column = end
+                                continue
                             }
                         }
+                        blender.apply(coverage: source[column], to: target + column)
+                        column += 1
+                        if blender.full { break }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Resolves `accumulator` (see `AreaAccumulator.resolve(into:)`) and blends `color` by its
+    /// coverage in one pass, without a mask: the running sum of each row's cells goes straight
+    /// into the blend. Fills of a vector map are most of its pixels; the mask in between was
+    /// written, read and cleared once per paint group (`perf`: resolve and blend were a quarter
+    /// of a fill-only render).
+    public mutating func blend(resolving accumulator: inout AreaAccumulator, scratch: inout CoverageMask, color: RGBAColor) {
+        precondition(accumulator.width == width && accumulator.height == height, "the accumulator must be the canvas's size")
+        var blender = PaletteBlender(color: color, palette: palette)
+        defer {
+            palette = blender.palette
+            if blender.full { ranOutOfColors = true }
+        }
+        let canvasWidth = width
+        indices.withUnsafeMutableBufferPointer { indices in
+            accumulator.drainRows { row, cells, first, last in
+                // After a full palette the cells are still zeroed (the accumulator is left empty).
+                guard !blender.full else {
+                    (cells + first).update(repeating: 0, count: last - first + 1)
+                    return
+                }
+                let target = indices.baseAddress! + row * canvasWidth
+                var sum: Float = 0
+                var coverage: UInt8 = 0
+                var x = first
+                while x <= last {
+                    if x + 8 <= last + 1 {
+                        let words = UnsafeRawPointer(cells + x)
+                        let bits =
+                            words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                            | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                        if bits == 0 {
+                            // Between edges the coverage stays that of the cell before.
+                            if coverage == 255, let index = blender.opaqueIndex {
+                                (target + x).update(repeating: index, count: 8)
+                            } else if coverage != 0 {
+                                for index in x..<(x + 8) where !blender.full { blender.apply(coverage: coverage, to: target + index) }
+                            }
+                            x += 8
+                            continue
+                        }
+                    }
+                    let end = min(x + 8, last + 1)
+                    while x < end {
+                        sum += cells[x]
+                        cells[x] = 0
+                        coverage = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                        if coverage != 0, !blender.full { blender.apply(coverage: coverage, to: target + x) }
+                        x += 1
                     }
                 }
             }
@@ -188,5 +206,60 @@ extension IndexedCanvas: Blitter {
         let weight = Double(color.alpha) / 255 * coverage
         func channel(_ below: UInt8, _ above: UInt8) -> UInt8 { UInt8((Double(below) * (1 - weight) + Double(above) * weight).rounded()) }
         return RGBAColor(red: channel(base.red, color.red), green: channel(base.green, color.green), blue: channel(base.blue, color.blue))
+    }
+}
+
+/// One colour blended over palette pixels: each (old index, coverage step) pair is blended and
+/// looked up in the palette once, then remembered. Coverage is quantized to `StrokeRamp`'s 1/32
+/// steps.
+struct PaletteBlender {
+    /// The colour blended.
+    let color: RGBAColor
+    /// The canvas's palette, taken out for the loop (a miss adds to it) and put back by the caller.
+    var palette: CanvasPalette
+    /// Whether a colour found no room: the caller stops and reports `ranOutOfColors`.
+    var full = false
+    /// The colour's own index once a fully covered pixel has put it in the palette (opaque
+    /// colours only: full coverage then gives the colour whatever was below).
+    var opaqueIndex: UInt8?
+    /// (index, step) → 1 + the blended colour's index; 0 while not yet blended.
+    private var blended = [UInt16](repeating: 0, count: 256 * (StrokeRamp.levelsPerRamp + 1))
+    /// Coverage → step, so the division stays out of the pixel loop.
+    private let stepOf: [UInt8] = (0..<256).map { UInt8(($0 * StrokeRamp.levelsPerRamp + 127) / 255) }
+
+    init(color: RGBAColor, palette: CanvasPalette) {
+        self.color = color
+        self.palette = palette
+    }
+
+    /// Blends the colour at `coverage` (0–255) over the pixel at `pixel`; sets `full` instead when
+    /// the palette has no room.
+    @inline(__always)
+    mutating func apply(coverage: UInt8, to pixel: UnsafeMutablePointer<UInt8>) {
+        let steps = StrokeRamp.levelsPerRamp
+        let step = Int(stepOf.withUnsafeBufferPointer { $0[Int(coverage)] })
+        if step == 0 { return }
+        let old = Int(pixel.pointee)
+        let key = old * (steps + 1) + step
+        var entry = blended.withUnsafeBufferPointer { $0[key] }
+        if entry == 0 {
+            if step == steps, let index = opaqueIndex {
+                entry = UInt16(index) + 1
+            } else {
+                let result = IndexedCanvas.blend(palette[old], color, Double(step) / Double(steps))
+                guard let index = palette.index(of: result) else {
+                    full = true
+                    return
+                }
+                entry = UInt16(index) + 1
+                // Full coverage of an opaque colour gives the colour's own entry whatever was
+                // below, merged or exact. (Reusing a merged entry is what this table does anyway;
+                // requiring an exact one sent every pixel of a background whose colour merged
+                // with the paper's down the slow path: 16% of a vector render.)
+                if step == steps, color.alpha == 255 { opaqueIndex = index }
+            }
+            blended.withUnsafeMutableBufferPointer { $0[key] = entry }
+        }
+        pixel.pointee = UInt8(entry - 1)
     }
 }

@@ -25,6 +25,11 @@ public struct PixelRect: Sendable, Equatable {
         PixelRect(minX: minX - pixels, minY: minY - pixels, maxX: maxX + pixels, maxY: maxY + pixels)
     }
 
+    /// The smallest rectangle holding both.
+    public func union(_ other: PixelRect) -> PixelRect {
+        PixelRect(minX: min(minX, other.minX), minY: min(minY, other.minY), maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
+    }
+
     /// Whether `point` is inside or on the edge.
     @inline(__always)
     public func contains(_ point: PixelPoint) -> Bool {

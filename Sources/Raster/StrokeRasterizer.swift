@@ -15,8 +15,10 @@ public enum StrokeRasterizer {
     /// Points are in canvas pixels; the mask's origin places it on the canvas.
     public static func stroke(_ polylines: [[PixelPoint]], radiusPixels: Double, into mask: inout CoverageMask) {
         let area = Area(mask)
-        let touched = mask.values.withUnsafeMutableBufferPointer { values in
-            rasterize(polylines, area, radiusPixels, values.baseAddress!, 0, nil)
+        let touched = mask.withBlockMarker { mask, marker in
+            mask.values.withUnsafeMutableBufferPointer { values in
+                rasterize(polylines, area, CoverageWriter(radius: radiusPixels, values: values.baseAddress!), marker: marker)
+            }
         }
         if let touched { mask.touch(minX: touched.minX, minY: touched.minY, maxX: touched.maxX, maxY: touched.maxY) }
     }
@@ -53,6 +55,18 @@ public enum StrokeRasterizer {
 
     private struct Touched {
         var minX: Int, minY: Int, maxX: Int, maxY: Int
+        /// Marks the blocks of a mask that keeps a block map.
+        var marker = BlockMarker(blocks: nil, blockColumns: 0)
+
+        /// Records that columns `first...last` of `row` may have been written.
+        @inline(__always)
+        mutating func add(row: Int, first: Int, last: Int) {
+            minX = min(minX, first)
+            maxX = max(maxX, last)
+            minY = min(minY, row)
+            maxY = max(maxY, row)
+            marker.mark(row: row, first: first, last: last)
+        }
     }
 
     /// Adds the stroke of a route with an optional casing to `mask` as ramp levels (see
@@ -87,9 +101,11 @@ public enum StrokeRasterizer {
     /// maximum over these pieces is the maximum over the capsules. A vertex of a gentle turn has
     /// a thin cone and costs a few rows, where its two capsules' end discs cost the full height:
     /// at 2560×1920 (3,265 vertices, 23 px casing) this halved the rows walked.
-    private static func rasterize<Writer: DistanceWriter>(_ polylines: [[PixelPoint]], _ area: Area, _ writer: Writer) -> Touched? {
+    private static func rasterize<Writer: DistanceWriter>(
+        _ polylines: [[PixelPoint]], _ area: Area, _ writer: Writer, marker: BlockMarker = BlockMarker(blocks: nil, blockColumns: 0)
+    ) -> Touched? {
         let (width, height) = (area.width, area.height)
-        var touched = Touched(minX: width, minY: height, maxX: -1, maxY: -1)
+        var touched = Touched(minX: width, minY: height, maxX: -1, maxY: -1, marker: marker)
         // Canvas pixels to mask pixels, without repeated points (a zero-length segment has no
         // direction).
         let locals: [[PixelPoint]] = polylines.map { polyline in
@@ -155,10 +171,7 @@ public enum StrokeRasterizer {
                 continue
             }
             guard let outside = piece.interval(yc, radius: reach), let (columnStart, columnEnd) = columns(outside, width) else { continue }
-            touched.minX = min(touched.minX, columnStart)
-            touched.maxX = max(touched.maxX, columnEnd)
-            touched.minY = min(touched.minY, row)
-            touched.maxY = max(touched.maxY, row)
+            touched.add(row: row, first: columnStart, last: columnEnd)
             if fullStart > fullEnd {
                 fringe(piece, writer, yc, rowBase, columnStart, columnEnd)
             } else {

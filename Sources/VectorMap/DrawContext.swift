@@ -36,6 +36,8 @@ struct DrawContext {
     let canvas: PixelRect
     /// Device pixels per point: style widths are multiplied by it.
     let scale: Double
+    /// Whether every tile of the window was had (their squares then cover the whole image).
+    let tilesCoverCanvas: Bool
     /// Features drawn (counted once per layer that draws them).
     var featuresDrawn = 0
     /// Vertices of the features drawn.
@@ -44,10 +46,11 @@ struct DrawContext {
     var problems: [String] = []
 
     /// A context with nothing drawn yet.
-    init(tiles: [PlacedTile], canvas: PixelRect, scale: Double) {
+    init(tiles: [PlacedTile], canvas: PixelRect, scale: Double, tilesCoverCanvas: Bool) {
         self.tiles = tiles
         self.canvas = canvas
         self.scale = scale
+        self.tilesCoverCanvas = tilesCoverCanvas
     }
 
     /// Records a problem (the first few; the rest are counted in the features drawn only).

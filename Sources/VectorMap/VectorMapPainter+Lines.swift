@@ -73,14 +73,13 @@ extension VectorMapPainter {
             }
         }
         for (look, items) in groups.ordered {
-            let pieces = items.flatMap { $0 }
             if look.gapPixels > 0 {
-                Self.stroke(pieces, radiusPixels: look.reachPixels, cap: look.cap, accumulator: &accumulator, into: &mask)
-                Self.stroke(pieces, radiusPixels: look.gapPixels / 2, cap: look.cap, accumulator: &accumulator, into: &inner)
+                Self.stroke(items, radiusPixels: look.reachPixels, cap: look.cap, accumulator: &accumulator, into: &mask)
+                Self.stroke(items, radiusPixels: look.gapPixels / 2, cap: look.cap, accumulator: &accumulator, into: &inner)
                 mask.subtract(inner)
                 inner.clear()
             } else {
-                Self.stroke(pieces, radiusPixels: look.widthPixels / 2, cap: look.cap, accumulator: &accumulator, into: &mask)
+                Self.stroke(items, radiusPixels: look.widthPixels / 2, cap: look.cap, accumulator: &accumulator, into: &mask)
             }
             if !mask.isEmpty { target.blend(mask, color: Self.rgba(look.color)) }
             mask.clear()
@@ -89,19 +88,21 @@ extension VectorMapPainter {
         return true
     }
 
-    /// Strokes `pieces` into `coverage` with the cap the style asks for (joins are round:
-    /// at a thumbnail's scale a miter and a round join differ by under a pixel).
+    /// Strokes each feature's pieces into `coverage` with the cap the style asks for (joins are
+    /// round: at a thumbnail's scale a miter and a round join differ by under a pixel).
     private static func stroke(
-        _ pieces: [[PixelPoint]], radiusPixels: Double, cap: LineCap, accumulator: inout AreaAccumulator, into coverage: inout CoverageMask
+        _ features: [[[PixelPoint]]], radiusPixels: Double, cap: LineCap, accumulator: inout AreaAccumulator,
+        into coverage: inout CoverageMask
     ) {
         switch cap {
         case .round:
-            StrokeRasterizer.stroke(pieces, radiusPixels: radiusPixels, into: &coverage)
+            StrokeRasterizer.stroke(features.flatMap { $0 }, radiusPixels: radiusPixels, into: &coverage)
         case .butt:
-            ButtStroker.stroke(pieces, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
+            ButtStroker.stroke(strokes: features, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
         case .square:
             ButtStroker.stroke(
-                pieces.map { Self.extended($0, by: radiusPixels) }, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
+                strokes: features.map { $0.map { Self.extended($0, by: radiusPixels) } }, radiusPixels: radiusPixels,
+                accumulator: &accumulator, into: &coverage)
         }
     }
 

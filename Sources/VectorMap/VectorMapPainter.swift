@@ -24,7 +24,11 @@ package struct VectorMapPainter {
     var inner = CoverageMask(width: 1, height: 1)
 
     /// A painter with empty buffers (they grow to the largest image drawn).
-    package init() {}
+    package init() {
+        // A paint group covers little of the image: blending and clearing visit only its blocks.
+        mask.trackBlocks()
+        inner.trackBlocks()
+    }
 
     /// Draws the style `choice` names from `provider` over `target` for an image showing `viewport` at `scale`
     /// (device pixels per point: widths are multiplied by it and the zoom is that of the @1x
@@ -53,7 +57,7 @@ package struct VectorMapPainter {
         let width = viewport.widthPixels, height = viewport.heightPixels
         reshape(width: width, height: height)
         let canvas = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height))
-        var context = DrawContext(tiles: tiles, canvas: canvas, scale: scale)
+        var context = DrawContext(tiles: tiles, canvas: canvas, scale: scale, tilesCoverCanvas: Self.cover(canvas, tiles, window))
         for rule in style.drawRules(zoom256: zoom) where !rule.matchesNothing {
             let blended: Bool
             switch rule.layer.kind {
@@ -104,6 +108,15 @@ package struct VectorMapPainter {
             }
         }
         return placed
+    }
+
+    /// Whether the tiles had are the whole window and their squares (a full grid, so their union
+    /// is their bounding square) reach past every edge of `canvas`.
+    private static func cover(_ canvas: PixelRect, _ tiles: [PlacedTile], _ window: TileWindow) -> Bool {
+        guard tiles.count == window.count, let first = tiles.first else { return false }
+        var union = first.placement.square
+        for placed in tiles { union = union.union(placed.placement.square) }
+        return union.minX <= canvas.minX && union.minY <= canvas.minY && union.maxX >= canvas.maxX && union.maxY >= canvas.maxY
     }
 
     private mutating func reshape(width: Int, height: Int) {
