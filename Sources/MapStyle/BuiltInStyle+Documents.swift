@@ -2,7 +2,7 @@
 
 extension BuiltInStyle {
     /// The style document's text, exactly as in `Sources/MapStyle/Styles/<rawValue>.json`.
-    package var json: String {
+    public var json: String {
         switch self {
         case .openMapTilesDark:
             #"""
@@ -166,7 +166,7 @@ extension BuiltInStyle {
                   "minzoom": 10,
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "in",
                       ["get", "class"],
@@ -234,7 +234,7 @@ extension BuiltInStyle {
                   "minzoom": 7,
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "in",
                       ["get", "class"],
@@ -293,7 +293,7 @@ extension BuiltInStyle {
                   "source-layer": "transportation",
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "in",
                       ["get", "class"],
@@ -623,7 +623,7 @@ extension BuiltInStyle {
                   "minzoom": 10,
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "in",
                       ["get", "class"],
@@ -691,7 +691,7 @@ extension BuiltInStyle {
                   "minzoom": 7,
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "in",
                       ["get", "class"],
@@ -750,7 +750,7 @@ extension BuiltInStyle {
                   "source-layer": "transportation",
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "in",
                       ["get", "class"],
@@ -1069,7 +1069,7 @@ extension BuiltInStyle {
                   "type": "fill",
                   "source": "protomaps",
                   "source-layer": "water",
-                  "filter": ["==", ["geometry-type"], "Polygon"],
+                  "filter": ["in", ["geometry-type"], ["literal", ["Polygon", "MultiPolygon"]]],
                   "paint": {
                     "fill-color": "#1b2d3c"
                   }
@@ -1082,7 +1082,7 @@ extension BuiltInStyle {
                   "minzoom": 9,
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "any",
                       [
@@ -1497,7 +1497,7 @@ extension BuiltInStyle {
                   "type": "fill",
                   "source": "protomaps",
                   "source-layer": "water",
-                  "filter": ["==", ["geometry-type"], "Polygon"],
+                  "filter": ["in", ["geometry-type"], ["literal", ["Polygon", "MultiPolygon"]]],
                   "paint": {
                     "fill-color": "#bdd3e2"
                   }
@@ -1510,7 +1510,7 @@ extension BuiltInStyle {
                   "minzoom": 9,
                   "filter": [
                     "all",
-                    ["==", ["geometry-type"], "LineString"],
+                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
                     [
                       "any",
                       [
