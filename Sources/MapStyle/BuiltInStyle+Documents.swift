@@ -2,7 +2,7 @@
 
 extension BuiltInStyle {
     /// The style document's text, exactly as in `Sources/MapStyle/Styles/<rawValue>.json`.
-    public var json: String {
+    package var json: String {
         switch self {
         case .openMapTilesDark:
             #"""
@@ -166,7 +166,7 @@ extension BuiltInStyle {
                   "minzoom": 10,
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "in",
                       ["get", "class"],
@@ -234,7 +234,7 @@ extension BuiltInStyle {
                   "minzoom": 7,
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "in",
                       ["get", "class"],
@@ -293,7 +293,7 @@ extension BuiltInStyle {
                   "source-layer": "transportation",
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "in",
                       ["get", "class"],
@@ -623,7 +623,7 @@ extension BuiltInStyle {
                   "minzoom": 10,
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "in",
                       ["get", "class"],
@@ -691,7 +691,7 @@ extension BuiltInStyle {
                   "minzoom": 7,
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "in",
                       ["get", "class"],
@@ -750,7 +750,7 @@ extension BuiltInStyle {
                   "source-layer": "transportation",
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "in",
                       ["get", "class"],
@@ -1069,7 +1069,7 @@ extension BuiltInStyle {
                   "type": "fill",
                   "source": "protomaps",
                   "source-layer": "water",
-                  "filter": ["in", ["geometry-type"], ["literal", ["Polygon", "MultiPolygon"]]],
+                  "filter": ["==", ["geometry-type"], "Polygon"],
                   "paint": {
                     "fill-color": "#1b2d3c"
                   }
@@ -1082,7 +1082,7 @@ extension BuiltInStyle {
                   "minzoom": 9,
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "any",
                       [
@@ -1497,7 +1497,7 @@ extension BuiltInStyle {
                   "type": "fill",
                   "source": "protomaps",
                   "source-layer": "water",
-                  "filter": ["in", ["geometry-type"], ["literal", ["Polygon", "MultiPolygon"]]],
+                  "filter": ["==", ["geometry-type"], "Polygon"],
                   "paint": {
                     "fill-color": "#bdd3e2"
                   }
@@ -1510,7 +1510,7 @@ extension BuiltInStyle {
                   "minzoom": 9,
                   "filter": [
                     "all",
-                    ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString"]]],
+                    ["==", ["geometry-type"], "LineString"],
                     [
                       "any",
                       [

@@ -68,20 +68,6 @@ import Testing
         #expect(try rule("railway").matches(features.rail) && !rule("railway").matches(features.motorway))
     }
 
-    /// Tile makers merge a road's pieces into one multi-line feature below their highest zoom
-    /// (tilemaker's `combine_below`, zoom 14 in its OpenMapTiles config): multi-part roads and
-    /// lakes are drawn like single ones (`geometry-type` tells them apart, so filters name both).
-    @Test(arguments: BuiltInStyle.allCases) func multiPartFeaturesAreDrawnLikeSingleOnes(style: BuiltInStyle) throws {
-        let rules = try style.document().drawRules(zoom256: 14)
-        func rule(_ id: String) throws -> DrawRule { try #require(rules.first { $0.layer.id == id }) }
-        let features = SchemaFeatures(style.schema)
-        var motorway = features.motorway, lake = features.lake
-        motorway.isMultiPart = true
-        lake.isMultiPart = true
-        #expect(try rule("road").matches(motorway) && rule("road_casing").matches(motorway))
-        #expect(try rule("water").matches(lake))
-    }
-
     @Test(arguments: BuiltInStyle.allCases) func buildingsOnlyAtDetailZooms(style: BuiltInStyle) throws {
         let document = try style.document()
         #expect(!document.drawRules(zoom256: 13).contains { $0.layer.id == "building" })

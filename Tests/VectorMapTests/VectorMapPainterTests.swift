@@ -92,6 +92,25 @@ struct VectorMapPainterTests {
         }
     }
 
+    /// Tile makers merge a road's pieces into one multi-line feature below their highest zoom
+    /// (tilemaker's `combine_below`: every road of its zoom-13 tiles): the built-in styles, whose
+    /// road filters say `["==", ["geometry-type"], "LineString"]`, draw them like single lines.
+    @Test(arguments: [false, true])
+    func multiPartRoadsAreDrawnByTheBuiltInStyle(dark: Bool) throws {
+        let tile = TileCoordinate(z: 13, x: 4312, y: 2876)
+        let road = SyntheticVectorTile.Feature.lines(
+            properties: [("class", .string("primary"))], [[(0, 1000), (4096, 1000)], [(0, 3000), (4096, 3000)]])
+        let provider = try MemoryVectorTiles([tile: SyntheticVectorTile.encode([.init(name: "transportation", features: [road])])])
+        var canvas = Canvas(width: 256, height: 256, fill: white)
+        var painter = VectorMapPainter()
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: 256), scale: 1, provider: provider, style: .builtIn(dark: dark))
+        // Drawn by the casing and the road layers; the road's fill colour is on the line's centre.
+        #expect(report.featuresDrawn == 2, "\(report)")
+        let paper = canvas.color(x: 128, y: 128), onRoad = canvas.color(x: 128, y: Int(1000.0 / 4096 * 256))
+        #expect(onRoad != paper, "the road at row \(Int(1000.0 / 4096 * 256)) is drawn")
+    }
+
     @Test func theRealLiechtensteinTilesDrawUnderTheBuiltInStyle() throws {
         let tile = TileCoordinate(z: 14, x: 8624, y: 5758)
         let provider = try MemoryVectorTiles([tile: try vectorFixture("openmaptiles-liechtenstein-14-8624-5758.pbf.gz")])
