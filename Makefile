@@ -118,7 +118,8 @@ raster-tiles: vector-tiles
 	@bash scripts/ensure-deps.sh python3-mapnik
 	/usr/bin/python3 scripts/raster-tiles-from-vector.py .bench/raster/liechtenstein-osm.mbtiles --vector .bench/vector/liechtenstein.mbtiles
 
-## Regenerate the golden images on purpose (tests compare against them with a stated tolerance).
+## Regenerate the golden images on purpose (tests compare against them with a stated tolerance):
+## GoldenImageTests (tracks on the grid) and VectorGoldenImageTests (the built-in map styles over Vaduz).
 golden: deps
 	TRACKSNAP_WRITE_GOLDEN=1 $(SWIFT) test --filter GoldenImageTests
 

@@ -16,9 +16,11 @@ indirect enum Expression: Sendable {
     case hasProperty(String)
     /// `["id"]`, legacy `$id`.
     case featureID
-    /// `["geometry-type"]` ("Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
-    /// "MultiPolygon"), and legacy `$type`, which does not tell multi-part geometries apart.
-    case geometryType(distinguishingMultiPart: Bool)
+    /// `["geometry-type"]` and legacy `$type`: "Point", "LineString" or "Polygon", a multi-part
+    /// feature's too. MapLibre's style spec v23 went back to these singular forms after v21's
+    /// "MultiLineString" and so on hid the merged roads of tilemaker and planetiler tiles from
+    /// every style filtering on `["==", ["geometry-type"], "LineString"]`.
+    case geometryType
     case not(Expression)
     case all([Expression])
     case any([Expression])
@@ -74,10 +76,9 @@ indirect enum Expression: Sendable {
         case .property(let key): return ExpressionValue(feature?.property(key))
         case .hasProperty(let key): return .bool(feature?.property(key) != nil)
         case .featureID: return feature?.identifier.map { .number(Double($0)) } ?? .null
-        case .geometryType(let distinguishingMultiPart):
+        case .geometryType:
             guard let feature else { return .null }
-            let name = feature.geometryType.styleName
-            return .string(distinguishingMultiPart && feature.isMultiPart ? "Multi" + name : name)
+            return .string(feature.geometryType.styleName)
         case .not(let operand): return .bool(operand.evaluate(feature, zoom: zoom) != .bool(true))
         case .all(let operands): return .bool(operands.allSatisfy { $0.evaluate(feature, zoom: zoom) == .bool(true) })
         case .any(let operands): return .bool(operands.contains { $0.evaluate(feature, zoom: zoom) == .bool(true) })
@@ -185,6 +186,5 @@ indirect enum Expression: Sendable {
 struct NoFeature: StyleFeature {
     var geometryType: FeatureGeometryType { .point }
     var identifier: UInt64? { nil }
-    var isMultiPart: Bool { false }
     func property(_ key: String) -> FeatureValue? { nil }
 }

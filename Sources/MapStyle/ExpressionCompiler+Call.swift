@@ -38,7 +38,7 @@ extension ExpressionCompiler {
                 return .constant(try compiler.literal(arguments[0], kind: kind, path: "\(path)[1]"))
             case "zoom", "id", "geometry-type":
                 try requireCount(0...0)
-                return name == "zoom" ? .zoom : name == "id" ? .featureID : .geometryType(distinguishingMultiPart: true)
+                return name == "zoom" ? .zoom : name == "id" ? .featureID : .geometryType
             case "get", "has":
                 guard arguments.count == 1 else { throw error("\"\(name)\" takes 1 argument (a property name; an object argument is not supported)") }
                 return name == "get" ? .property(try key(0)) : .hasProperty(try key(0))

@@ -44,7 +44,7 @@ extension ExpressionCompiler {
         }
         func subject() throws(MapStyleError) -> Expression {
             guard count >= 1, let key = items[1].string else { throw error("\(path)[1]", "expected a property name in quotes") }
-            return key == "$type" ? .geometryType(distinguishingMultiPart: false) : key == "$id" ? .featureID : .property(key)
+            return key == "$type" ? .geometryType : key == "$id" ? .featureID : .property(key)
         }
         switch name {
         case "all", "any", "none":

@@ -32,9 +32,6 @@ package enum FeatureValue: Equatable, Sendable {
 package protocol StyleFeature {
     /// Point, line or polygon.
     var geometryType: FeatureGeometryType { get }
-    /// True for several points, lines or polygons in one feature (several exterior rings for a
-    /// polygon): `geometry-type` then says "MultiPolygon" and so on, as MapLibre does.
-    var isMultiPart: Bool { get }
     /// The feature's id, when the tile has one.
     var identifier: UInt64? { get }
     /// The value of the property `key`, or nil when the feature has none.

@@ -55,6 +55,24 @@ struct BasemapRunTests {
         #expect(result.stderr.contains(vector) && result.stderr.contains("--basemap"), "\(result.stderr)")
         #expect(sandbox.jobs(in: "new").count == 1)
     }
+
+    @Test func aDamagedPMTilesFailsBeforeAnyTrackIsRead() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(1)
+        try sandbox.enqueueArchive()
+        // A PMTiles v3 header whose root directory (bytes 127…5127) lies past the file's 200 bytes.
+        var header = Array("PMTiles".utf8) + [3] + [UInt8](repeating: 0, count: 192)
+        for (offset, value) in [(8, 127), (16, 5_000)] {
+            for k in 0..<8 { header[offset + k] = UInt8(truncatingIfNeeded: value >> (8 * k)) }
+        }
+        header[98] = 1  // tile type: MVT
+        let archive = sandbox.root + "/vector.pmtiles"
+        try FileStore.writeAtomically(header, to: archive)
+        let result = try sandbox.runQueue(["--basemap", archive])
+        #expect(result.status == 2, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains(archive), "\(result.stderr)")
+        #expect(sandbox.jobs(in: "new").count == 1)
+    }
 }
 
 /// Issue 21 item 10: an MBTiles file a tile downloader holds locked when the run starts is a

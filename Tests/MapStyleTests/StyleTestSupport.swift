@@ -10,7 +10,6 @@ import Darwin
 /// A feature with the properties a test gives it.
 struct TestFeature: StyleFeature {
     var geometryType: FeatureGeometryType = .line
-    var isMultiPart = false
     var identifier: UInt64?
     var properties: [String: FeatureValue] = [:]
 

@@ -86,6 +86,42 @@ struct VectorSourceTests {
         #expect(images[0] == images[2], "MBTiles and the folder differ")
     }
 
+    /// Four tiles around one corner, three of them bad: each is a problem naming its tile in the
+    /// render info, and the good tile and the good features of a damaged one are drawn.
+    @Test func badVectorTilesAreNamedAndTheRestIsDrawn() throws {
+        typealias Feature = SyntheticVectorTile.Feature
+        let folder = try temporaryFolder("bad-vector")
+        let whole = Feature.polygon(rings: [[(0, 0), (4096, 0), (4096, 4096), (0, 4096)]])
+        let good = SyntheticVectorTile.encode([.init(name: "water", features: [whole])])
+        // A feature whose command count is 2^28 and one far outside the extent, beside a good one.
+        let huge = Feature(type: 2, geometry: [SyntheticVectorTile.command(1, count: 1), 2, 2, SyntheticVectorTile.command(2, count: 1 << 28), 2, 2])
+        let far = Feature.lines([[(0, 0), (2_000_000_000, 5)]])
+        let tiles: [(x: Int, y: Int, bytes: [UInt8], problem: String)] = [
+            (2150, 1430, good, ""),
+            (2151, 1430, Array(good.dropLast(5)), "12/2151/1430"),
+            // 64 MiB of zeros, gzip-compressed to 64 KB: over the 32 MiB a tile may inflate to.
+            (2150, 1431, Compression.deflate([UInt8](repeating: 0, count: 64 << 20), gzip: true, level: 9), "12/2150/1431"),
+            (2151, 1431, SyntheticVectorTile.encode([.init(name: "water", features: [huge, whole, far])]), "12/2151/1431"),
+        ]
+        for tile in tiles {
+            try FileStore.createDirectories("\(folder)/tiles/12/\(tile.x)")
+            try FileStore.writeAtomically(tile.bytes, to: "\(folder)/tiles/12/\(tile.x)/\(tile.y).pbf")
+        }
+        var options = RenderOptions()
+        options.widthPoints = 256
+        options.heightPoints = 256
+        options.basemap = BasemapSettings(source: folder + "/tiles")
+        let opened = try BasemapOpener(tileCacheDirectory: folder).open(options.basemap!)
+        // A track around the tiles' shared corner (9.0527 E, 47.5765 N), seen at zoom 12.
+        let track = straightTrack(from: (47.566, 9.035), to: (47.587, 9.07))
+        let report = try #require(try SnapshotRenderer.render(track: track, options: options, tiles: opened).info.basemap)
+        #expect(report.zoom == 12 && report.tiles == 2 && report.tilesFailed == 2, "\(report)")
+        let problems = (report.problems ?? []).joined(separator: "\n")
+        for tile in tiles where !tile.problem.isEmpty { #expect(problems.contains(tile.problem), "\(tile.problem): \(problems)") }
+        #expect(problems.contains("33554432") && problems.contains("2 feature(s) skipped"), "\(problems)")
+        #expect(report.featuresDrawn == 2, "the good tile's water and the damaged tile's good feature: \(report)")
+    }
+
     /// A short walk in Balzers, inside the zoom-14 fixture tile 14/8624/5758.
     private let vaduzTrack = """
         <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>

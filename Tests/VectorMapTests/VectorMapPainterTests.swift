@@ -65,6 +65,52 @@ struct VectorMapPainterTests {
         }
     }
 
+    @Test(arguments: [1.0, 2.0])
+    func aLineCutAtATileEdgeHasNoGapCapOrDarkerOverlap(scale: Double) throws {
+        // One horizontal line across the edge between two tiles, each tile holding its piece plus
+        // an 80-unit buffer: drawn 2.5 px wide (partly covered rows above and below), every column
+        // of the image is alike, at the edge and in the buffer where the pieces overlap too.
+        let left = TileCoordinate(z: 13, x: 4300, y: 2870), right = TileCoordinate(z: 13, x: 4301, y: 2870)
+        func line(_ from: Int32, _ to: Int32) -> [UInt8] {
+            SyntheticVectorTile.encode([.init(name: "roads", features: [.lines([[(x: from, y: Int32(2048)), (x: to, y: Int32(2048))]])])])
+        }
+        let provider = try MemoryVectorTiles([left: line(1000, 4096 + 80), right: line(-80, 3000)])
+        let pixels = Int(400 * scale)
+        var canvas = Canvas(width: pixels, height: pixels, fill: white)
+        var painter = VectorMapPainter()
+        let view = viewport(ofTile: left, pixels: pixels, shift: (0.5, 0))
+        let roads = """
+            [{"id":"r","type":"line","source":"v","source-layer":"roads","paint":{"line-color":"#000000","line-width":2.5}}]
+            """
+        _ = painter.draw(into: &canvas, viewport: view, scale: scale, provider: provider, style: .document(try style(roads)))
+        let middle = pixels / 2
+        let reference = (middle - 5...middle + 5).map { canvas.color(x: 5, y: $0).red }
+        #expect(reference.contains(0) && reference.contains { $0 > 0 && $0 < 255 }, "a 2.5 px line with partly covered rows: \(reference)")
+        for x in 5..<(pixels - 5) {
+            let column = (middle - 5...middle + 5).map { canvas.color(x: x, y: $0).red }
+            #expect(zip(column, reference).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "column \(x): \(column), column 5: \(reference)")
+        }
+    }
+
+    /// Tile makers merge a road's pieces into one multi-line feature below their highest zoom
+    /// (tilemaker's `combine_below`: every road of its zoom-13 tiles): the built-in styles, whose
+    /// road filters say `["==", ["geometry-type"], "LineString"]`, draw them like single lines.
+    @Test(arguments: [false, true])
+    func multiPartRoadsAreDrawnByTheBuiltInStyle(dark: Bool) throws {
+        let tile = TileCoordinate(z: 13, x: 4312, y: 2876)
+        let road = SyntheticVectorTile.Feature.lines(
+            properties: [("class", .string("primary"))], [[(0, 1000), (4096, 1000)], [(0, 3000), (4096, 3000)]])
+        let provider = try MemoryVectorTiles([tile: SyntheticVectorTile.encode([.init(name: "transportation", features: [road])])])
+        var canvas = Canvas(width: 256, height: 256, fill: white)
+        var painter = VectorMapPainter()
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: 256), scale: 1, provider: provider, style: .builtIn(dark: dark))
+        // Drawn by the casing and the road layers; the road's fill colour is on the line's centre.
+        #expect(report.featuresDrawn == 2, "\(report)")
+        let paper = canvas.color(x: 128, y: 128), onRoad = canvas.color(x: 128, y: Int(1000.0 / 4096 * 256))
+        #expect(onRoad != paper, "the road at row \(Int(1000.0 / 4096 * 256)) is drawn")
+    }
+
     @Test func theRealLiechtensteinTilesDrawUnderTheBuiltInStyle() throws {
         let tile = TileCoordinate(z: 14, x: 8624, y: 5758)
         let provider = try MemoryVectorTiles([tile: try vectorFixture("openmaptiles-liechtenstein-14-8624-5758.pbf.gz")])
