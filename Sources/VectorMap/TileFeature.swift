@@ -15,16 +15,6 @@ struct TileFeature: StyleFeature {
         }
     }
 
-    /// More than one point, line or polygon.
-    var isMultiPart: Bool {
-        switch feature.geometry {
-        case .points(let points): points.count > 1
-        case .lines(let lines): lines.count > 1
-        case .polygons(let polygons): polygons.count > 1
-        case .unknown: false
-        }
-    }
-
     /// The feature's id, when the tile has one.
     var identifier: UInt64? { feature.id }
 

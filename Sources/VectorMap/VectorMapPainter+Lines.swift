@@ -126,8 +126,6 @@ extension VectorMapPainter {
 struct NoStyleFeature: StyleFeature {
     /// A line (unused: such a layer's paint does not read the feature).
     var geometryType: FeatureGeometryType { .line }
-    /// One part.
-    var isMultiPart: Bool { false }
     /// No id.
     var identifier: UInt64? { nil }
     /// No properties.

@@ -1,0 +1,47 @@
+import Foundation
+import MapTiles
+import PNGEncoding
+import Raster
+import Testing
+@testable import SnapshotRendering
+
+/// Vector maps drawn into a palette against the unquantized RGBA drawing of the same scene: the
+/// bound docs/vector-maps.md states ("Image quality").
+@Suite struct VectorPaletteQualityTests {
+    /// Every golden scene (both schemas, light and dark, @1x and @2x), palette against RGBA:
+    /// every channel within 16 levels and a mean under 1.5 levels (measured: largest 9–14, mean
+    /// 0.43–1.26 over the eight scenes). A map's area colours share palette entries within a few
+    /// levels from the start (`IndexedCanvas` colour merging), hence a mean near one level where
+    /// a route alone on the grid has 0.02.
+    @Test func vectorPaletteImagesStayWithinTheStatedBoundOfTheRGBAImage() throws {
+        var worst = 0, meanSum = 0.0, images = 0, palettes = 0
+        for (schema, dark, track, _, width, height, scale) in VectorGoldenImageTests.cases {
+            let (path, tiles) = try VectorGoldenImageTests.tiles(schema)
+            func render(trueColor: Bool) throws -> [UInt8] {
+                var options = RenderOptions()
+                options.widthPoints = width
+                options.heightPoints = height
+                options.scale = scale
+                options.style = SnapshotStyle(theme: dark ? .dark : .light)
+                options.basemap = BasemapSettings(source: path)
+                if trueColor { options.png.layout = .trueColor }
+                return try SnapshotRenderer.render(trackBytes: Array(track.utf8), options: options, tiles: tiles).png
+            }
+            let palette = try render(trueColor: false)
+            if palette[25] == 3 { palettes += 1 }
+            let a = try PNGDecoder.decode(palette), b = try PNGDecoder.decode(try render(trueColor: true))
+            var largest = 0, total = 0
+            for index in 0..<(a.width * a.height * 4) where index % 4 != 3 {
+                let delta = abs(Int(a.pixels[index]) - Int(b.pixels[index]))
+                largest = max(largest, delta)
+                total += delta
+            }
+            worst = max(worst, largest)
+            meanSum += Double(total) / Double(a.width * a.height * 3)
+            images += 1
+        }
+        #expect(palettes == images, "every vector scene is a palette image: \(palettes) of \(images)")
+        #expect(worst <= 16, "largest channel difference \(worst)")
+        #expect(meanSum / Double(images) < 1.5, "mean channel difference \(meanSum / Double(images))")
+    }
+}
