@@ -130,7 +130,8 @@ package final class HTTPByteRanges: ByteRangeReading {
             diskHits += 1
             return bytes
         }
-        let what = "bytes \(offset)–\(end - 1) of \(displayURL)"
+        // The caller names the archive (and the tile) around this.
+        let what = "bytes \(offset)–\(end - 1)"
         if offline { throw TileProblem("not in the tile cache, and --offline forbids fetching \(what)") }
         if let reason = breaker.openReason(budget) { throw TileProblem("not fetched: \(reason)", kind: .notAsked) }
         guard min(requestTimeoutSeconds, budget.secondsLeft) > 0.05 else {
@@ -203,7 +204,8 @@ package final class HTTPByteRanges: ByteRangeReading {
             refreshed.freshUntil = policy.freshUntil
             return refreshed
         case 206:
-            guard let range = ContentRange(response.contentRange), range.first == 0, range.count == UInt64(response.body.count), let total = range.total
+            guard let range = ContentRange(response.contentRange), range.first == 0, range.count == UInt64(response.body.count),
+                let total = range.total
             else {
                 throw TileProblem(
                     "\(what): expected Content-Range bytes 0-…/SIZE matching the \(response.body.count) bytes sent, found '\(response.contentRange)'")

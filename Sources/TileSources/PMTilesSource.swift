@@ -82,7 +82,8 @@ package final class PMTilesSource: RawTileSource {
             bytes = try reader.storedTile(z: coordinate.z, x: coordinate.x, y: coordinate.y)
         } catch {
             if error.kind == .readFailed, let problem = readProblem() {
-                throw TileProblem("PMTiles '\(name)' tile \(coordinate): \(problem.description)", isTemporary: problem.isTemporary, kind: problem.kind)
+                throw TileProblem(
+                    "PMTiles '\(name)' tile \(coordinate): \(problem.description)", isTemporary: problem.isTemporary, kind: problem.kind)
             }
             throw TileProblem("PMTiles '\(name)' tile \(coordinate): \(error)")
         }

@@ -11,7 +11,8 @@ enum PMTilesCommand {
         let (input, output) = (arguments[0], arguments[1])
         guard input != output else { throw DevHelp.usageError("pmtiles", "the output would replace the input '\(input)'") }
         let start = ContinuousClock.now
-        let summary = try PMTilesConversion.convert(mbtiles: input, to: output, compressDirectories: { Compression.deflate($0, gzip: true) }) { done, total in
+        let summary = try PMTilesConversion.convert(mbtiles: input, to: output, compressDirectories: { Compression.deflate($0, gzip: true) }) {
+            done, total in
             guard total > 10_000 else { return }
             FileHandle.standardError.write(Data("tracksnap-dev pmtiles: \(done) of \(total) tiles read from '\(input)'\n".utf8))
         }

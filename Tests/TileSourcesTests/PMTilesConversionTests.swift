@@ -85,7 +85,9 @@ struct PMTilesConversionTests {
 
     @Test func aMissingOrDamagedInputIsNamed() throws {
         let folder = try temporaryFolder("convert-bad")
-        for (name, bytes) in [("missing.mbtiles", nil), ("garbage.mbtiles", Array("not a database at all, just text".utf8) + [UInt8](repeating: 7, count: 4096))] {
+        for (name, bytes) in [
+            ("missing.mbtiles", nil), ("garbage.mbtiles", Array("not a database at all, just text".utf8) + [UInt8](repeating: 7, count: 4096)),
+        ] {
             if let bytes { try FileStore.writeAtomically(bytes, to: folder + "/" + name) }
             var problem: TileProblem?
             do throws(TileProblem) {
@@ -119,7 +121,8 @@ struct PMTilesConversionTests {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/vector")
         var tiles: [TileCoordinate: [UInt8]] = [:]
         for (z, x, y) in [(14, 8624, 5758), (12, 2156, 1437), (10, 539, 359), (8, 134, 89)] {
-            tiles[TileCoordinate(z: z, x: x, y: y)] = [UInt8](try Data(contentsOf: folder.appendingPathComponent("openmaptiles-liechtenstein-\(z)-\(x)-\(y).pbf.gz")))
+            tiles[TileCoordinate(z: z, x: x, y: y)] = [UInt8](
+                try Data(contentsOf: folder.appendingPathComponent("openmaptiles-liechtenstein-\(z)-\(x)-\(y).pbf.gz")))
         }
         return tiles
     }

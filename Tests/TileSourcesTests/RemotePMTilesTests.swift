@@ -62,7 +62,9 @@ struct RemotePMTilesTests {
         // Another worker, or the next run within max-age: the disk cache answers everything.
         let before = server.requests().count
         let again = try #require(try opener.openSource(BasemapSettings(source: url)) as? RemotePMTilesSource)
-        for coordinate in coordinates { #expect(try again.tileBytes(coordinate, limit: 1 << 20) == (try local.tileBytes(coordinate, limit: 1 << 20))) }
+        for coordinate in coordinates {
+            #expect(try again.tileBytes(coordinate, limit: 1 << 20) == (try local.tileBytes(coordinate, limit: 1 << 20)))
+        }
         let redrawn = try render(try opener.open(BasemapSettings(source: url)), source: url)
         #expect(again.ranges.requests == 0 && again.ranges.diskHits > 0 && server.requests().count == before)
         #expect(redrawn.png == snapshot.png)
