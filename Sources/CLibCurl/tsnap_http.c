@@ -99,6 +99,9 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
         response->range_ignored = 1;
         return 0;
     }
+    // An error page (503, 412…) answering a range is not the range: dropped, so its size is not
+    // held against the range's (a 40-byte range would otherwise fail as "too large").
+    if (state->ranged && state->status != 206) return bytes;
     if (response->body_count + bytes > state->max_bytes) {
         state->too_large = 1;
         return 0; // aborts the transfer (CURLE_WRITE_ERROR)

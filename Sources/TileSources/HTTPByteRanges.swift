@@ -51,6 +51,9 @@ package final class HTTPByteRanges: ByteRangeReading {
     package private(set) var requests = 0, diskHits = 0
     /// The problem of the last read that failed, nil after one that worked.
     package private(set) var lastProblem: TileProblem?
+    /// The offset and length of the last read when the disk cache served it, else nil: bytes
+    /// that do not decode there mean a damaged cached copy, worth one refetch.
+    package private(set) var lastReadFromDisk: (offset: UInt64, length: Int)?
 
     /// Bytes read at `init`: the spec puts the header and root directory in the first 16 KiB.
     package static let headBytes = 16_384
@@ -111,6 +114,7 @@ package final class HTTPByteRanges: ByteRangeReading {
     /// The `length` bytes at `offset`: from the head, the disk cache, or one range request.
     package func read(offset: UInt64, length: Int) throws -> [UInt8] {
         lastProblem = nil
+        lastReadFromDisk = nil
         do throws(TileProblem) {
             return try range(offset: offset, length: length)
         } catch {
@@ -128,6 +132,7 @@ package final class HTTPByteRanges: ByteRangeReading {
         let path = rangePath(offset: offset, length: length)
         if let bytes = try? FileStore.readFile(path, maximumBytes: length), bytes.count == length {
             diskHits += 1
+            lastReadFromDisk = (offset, length)
             return bytes
         }
         // The caller names the archive (and the tile) around this.
@@ -182,6 +187,11 @@ package final class HTTPByteRanges: ByteRangeReading {
         default:
             throw TileProblem("HTTP \(response.status) for \(what)", kind: .unavailable)
         }
+    }
+
+    /// Drops the cached copy of a range (its bytes did not decode).
+    package func forget(offset: UInt64, length: Int) {
+        try? FileStore.remove(rangePath(offset: offset, length: length))
     }
 
     /// Where the range is cached: under the file's identity, in folders of 16 MiB of offsets.

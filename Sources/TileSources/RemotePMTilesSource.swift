@@ -38,6 +38,18 @@ package final class RemotePMTilesSource: TileBudgetedSource {
         try PMTilesSource.storedTile(coordinate, in: reader, name: ranges.displayURL, limit: limit) { ranges.lastProblem }
     }
 
+    /// Drops the cached range of a tile that did not decode; true when its bytes had come from
+    /// the disk cache (then one fetch is worth trying). Bytes inside the archive's first 16 KiB
+    /// come with the head, not from a range of their own: nothing to drop.
+    package func forgetTile(_ coordinate: TileCoordinate) -> Bool {
+        // Taken before the lookup below, which may read a leaf directory.
+        let fromDisk = ranges.lastReadFromDisk
+        guard let entry = try? reader.entry(z: coordinate.z, x: coordinate.x, y: coordinate.y) else { return false }
+        let (offset, length) = (reader.header.tileDataOffset + entry.offset, Int(entry.length))
+        ranges.forget(offset: offset, length: length)
+        return fromDisk.map { $0.offset == offset && $0.length == length } == true && !ranges.offline
+    }
+
     /// What identifies the archive's content: its identity (ETag, Last-Modified, size and head).
     package var contentStamp: String { "pmtiles \(ranges.identity)" }
 }

@@ -73,6 +73,34 @@ struct RemotePMTilesTests {
         #expect(remote.contentStamp.hasPrefix("pmtiles ") && server.requests().count == before)
     }
 
+    @Test func aDamagedCachedRangeIsFetchedOnceMoreAndDrawn() throws {
+        let server = try LoopbackTileServer()
+        defer { server.stop() }
+        let (path, coordinates) = try regionArchive(on: server)
+        let url = server.url("ranges", file: "region.pmtiles")
+        let opener = BasemapOpener(tileCacheDirectory: try temporaryFolder("pmtiles-damaged"))
+        let first = try #require(try opener.openSource(BasemapSettings(source: url)) as? RemotePMTilesSource)
+        // A tile past the first 16 KiB: its bytes are a range of their own in the cache.
+        let local = try PMTilesReader(source: try FileStore.readFile(path))
+        let (coordinate, entry) = try #require(
+            coordinates.lazy.compactMap { c in (try? local.entry(z: c.z, x: c.x, y: c.y)).flatMap { $0 }.map { (c, $0) } }
+                .first { local.header.tileDataOffset + $0.1.offset >= UInt64(HTTPByteRanges.headBytes) })
+        let bytes = try #require(try first.tileBytes(coordinate, limit: 1 << 20))
+        let offset = local.header.tileDataOffset + entry.offset
+        let cached = "\(first.ranges.cacheFolder)/\(first.ranges.identity)/\(offset >> 24)/\(offset)+\(entry.length)"
+        #expect(try FileStore.readFile(cached) == bytes)
+        try FileStore.writeAtomically([UInt8](repeating: 0x42, count: bytes.count), to: cached)
+
+        let tiles = try opener.open(BasemapSettings(source: url))
+        guard case .image = tiles.tile(coordinate) else {
+            Issue.record("the damaged cached tile was not fetched again")
+            return
+        }
+        let source = try #require(tiles.source as? RemotePMTilesSource)
+        let refetched = try FileStore.readFile(cached)
+        #expect(source.ranges.requests == 1 && refetched == bytes)
+    }
+
     @Test func aChangedArchiveIsNotMixedWithTheCachedOne() throws {
         let server = try LoopbackTileServer()
         defer { server.stop() }

@@ -51,7 +51,8 @@ int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_
 /// or "", `If-Match:` (a changed file then answers 412), or with `If-None-Match:` when
 /// `if_none_match` is given. No Accept-Encoding is offered: the range is of the file's own bytes.
 /// A 200 answer (a server that ignores Range and sends the whole file) is abandoned at its first
-/// body byte and flagged `range_ignored`; otherwise as `tsnap_http_get`.
+/// body byte and flagged `range_ignored`; the body of any other answer but 206 is dropped (the
+/// status says what happened); otherwise as `tsnap_http_get`.
 int tsnap_http_get_range(const char *url, const char *user_agent, uint64_t first, uint64_t last, const char *if_match,
                          const char *if_none_match, long timeout_milliseconds, size_t max_bytes, tsnap_http_response *response,
                          char *message, size_t message_capacity);
