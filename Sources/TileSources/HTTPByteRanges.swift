@@ -128,6 +128,7 @@ package final class HTTPByteRanges: ByteRangeReading {
         guard length >= 0, !overflow, end <= byteCount else {
             throw TileProblem("bytes \(offset) + \(length) lie past the end of '\(displayURL)' (\(byteCount) bytes)")
         }
+        if length == 0 { return [] }
         if end <= UInt64(head.bytes.count) { return Array(head.bytes[Int(offset)..<Int(end)]) }
         let path = rangePath(offset: offset, length: length)
         if let bytes = try? FileStore.readFile(path, maximumBytes: length), bytes.count == length {
@@ -241,7 +242,7 @@ package final class HTTPByteRanges: ByteRangeReading {
         return "\(what): the file changed on the server since its head was read\(was); its tiles are drawn when a later run reads the new head"
     }
 
-    /// One GET of `length` bytes at `first`.
+    /// One GET of `length` (at least 1) bytes at `first`.
     private static func get(
         url: String, userAgent: String, first: UInt64, length: Int, ifMatch: String, ifNoneMatch: String, timeoutSeconds: Double, what: String
     ) throws(TileProblem) -> HTTPResponse {
@@ -249,7 +250,7 @@ package final class HTTPByteRanges: ByteRangeReading {
         var message = [CChar](repeating: 0, count: 512)
         let milliseconds = Int(min(max(timeoutSeconds, 0.001), 86_400) * 1000)
         let status = tsnap_http_get_range(
-            url, userAgent, first, first + UInt64(max(1, length)) - 1, ifMatch, ifNoneMatch, milliseconds, max(1, length), &raw, &message,
+            url, userAgent, first, first + UInt64(length) - 1, ifMatch, ifNoneMatch, milliseconds, length, &raw, &message,
             message.count)
         guard status == 0 else {
             throw TileProblem("fetching \(what): \(URLTileSource.text(message))", kind: .unavailable)
