@@ -71,6 +71,17 @@ struct RemotePMTilesTests {
         // The content stamp is the archive's identity, the same from the cache as from the server.
         #expect(again.contentStamp == remote.contentStamp && opener.contentStamp(of: url) == remote.contentStamp)
         #expect(remote.contentStamp.hasPrefix("pmtiles ") && server.requests().count == before)
+
+        // --offline: the cache only; an archive never cached is refused, naming it.
+        var offline = opener
+        offline.offline = true
+        let cachedOnly = try #require(try offline.openSource(BasemapSettings(source: url)) as? RemotePMTilesSource)
+        #expect(try cachedOnly.tileBytes(coordinates[0], limit: 1 << 20) == (try local.tileBytes(coordinates[0], limit: 1 << 20)))
+        let other = server.url("ranges", file: "other.pmtiles")
+        #expect(throws: TileProblem("'\(other)' is not in the tile cache, and --offline forbids fetching it")) {
+            _ = try offline.openSource(BasemapSettings(source: other))
+        }
+        #expect(server.requests().count == before)
     }
 
     @Test func aDamagedCachedRangeIsFetchedOnceMoreAndDrawn() throws {
