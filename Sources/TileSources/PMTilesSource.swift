@@ -5,7 +5,8 @@ import VectorTiles
 
 /// Tiles from a local PMTiles v3 archive (a Protomaps extract, `pmtiles convert` of an MBTiles):
 /// the header and root directory read at open, then one directory walk and one read per tile
-/// (`PMTilesReader` over `pread`; the decoded-tile cache above keeps repeated tiles cheap).
+/// (`PMTilesReader` over `pread`, leaf directories kept decoded; the decoded-tile cache above
+/// keeps repeated tiles cheap). The same archive on a server is `RemotePMTilesSource`.
 /// Vector (`mvt`) or raster (`png`, `jpeg`) by the header's tile type; zooms and bounds from the
 /// header, the attribution from the metadata JSON. A damaged archive (bad header, sections past
 /// the end, a directory loop) is refused at open, naming the file.
