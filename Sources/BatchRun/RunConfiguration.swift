@@ -156,7 +156,7 @@ package struct RunConfiguration: Sendable, Equatable, Codable {
     package func stampingBasemap() -> RunConfiguration {
         var stamped = self
         if let source = settings.options.basemap?.source {
-            stamped.settings.options.basemap?.contentStamp = BasemapOpener.contentStamp(of: source)
+            stamped.settings.options.basemap?.contentStamp = makeBasemapOpener().contentStamp(of: source)
         }
         return stamped
     }

@@ -85,12 +85,23 @@ typedef struct {
     int too_large;
     size_t header_bytes;
     int headers_too_large;
+    /// Whether this is a range request, and the status of the response being received.
+    int ranged;
+    long status;
 } transfer;
 
 static size_t on_body(char *data, size_t size, size_t count, void *context) {
     transfer *state = context;
     size_t bytes = size * count;
     tsnap_http_response *response = state->response;
+    if (state->ranged && state->status == 200) {
+        // The server ignored Range: this body is the whole file, possibly gigabytes.
+        response->range_ignored = 1;
+        return 0;
+    }
+    // An error page (503, 412…) answering a range is not the range: dropped, so its size is not
+    // held against the range's (a 40-byte range would otherwise fail as "too large").
+    if (state->ranged && state->status != 206) return bytes;
     if (response->body_count + bytes > state->max_bytes) {
         state->too_large = 1;
         return 0; // aborts the transfer (CURLE_WRITE_ERROR)
@@ -129,6 +140,9 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
     if (bytes >= 5 && strncmp(data, "HTTP/", 5) == 0) {
         response->etag[0] = response->last_modified[0] = response->cache_control[0] = 0;
         response->expires[0] = response->date[0] = response->content_type[0] = 0;
+        response->content_range[0] = response->content_length[0] = 0;
+        const char *space = memchr(data, ' ', bytes);
+        state->status = space ? strtol(space + 1, NULL, 10) : 0;
         return bytes;
     }
     const char *colon = memchr(data, ':', bytes);
@@ -143,6 +157,8 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
         {"expires", offsetof(tsnap_http_response, expires), sizeof(((tsnap_http_response *)0)->expires)},
         {"date", offsetof(tsnap_http_response, date), sizeof(((tsnap_http_response *)0)->date)},
         {"content-type", offsetof(tsnap_http_response, content_type), sizeof(((tsnap_http_response *)0)->content_type)},
+        {"content-range", offsetof(tsnap_http_response, content_range), sizeof(((tsnap_http_response *)0)->content_range)},
+        {"content-length", offsetof(tsnap_http_response, content_length), sizeof(((tsnap_http_response *)0)->content_length)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         if (strlen(fields[i].name) == name_length && strncasecmp(data, fields[i].name, name_length) == 0) {
@@ -152,29 +168,18 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
     return bytes;
 }
 
-int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_match, const char *if_modified_since,
-                   long timeout_milliseconds, size_t max_bytes, tsnap_http_response *response, char *message,
-                   size_t message_capacity) {
-    memset(response, 0, sizeof *response);
-    if (tsnap_http_load(message, message_capacity) != 0) return 1;
+/// One GET with the given extra headers (NULL for none); `ranged` marks a range request (no
+/// Accept-Encoding, a 200 answer abandoned).
+static int perform(const char *url, const char *user_agent, struct curl_slist *headers, int ranged, long timeout_milliseconds,
+                   size_t max_bytes, tsnap_http_response *response, char *message, size_t message_capacity) {
     CURL *curl = c_easy_init();
     if (!curl) {
         snprintf(message, message_capacity, "curl_easy_init failed");
         return 1;
     }
     char errors[ERROR_BUFFER_SIZE] = {0};
-    transfer state = {response, 0, max_bytes, 0, 0, 0};
+    transfer state = {response, 0, max_bytes, 0, 0, 0, ranged, 0};
     if (timeout_milliseconds < 1) timeout_milliseconds = 1;
-    struct curl_slist *headers = NULL;
-    char line[512];
-    if (if_none_match && if_none_match[0]) {
-        snprintf(line, sizeof line, "If-None-Match: %s", if_none_match);
-        headers = c_slist_append(headers, line);
-    }
-    if (if_modified_since && if_modified_since[0]) {
-        snprintf(line, sizeof line, "If-Modified-Since: %s", if_modified_since);
-        headers = c_slist_append(headers, line);
-    }
     c_easy_setopt(curl, OPT_URL, url);
     c_easy_setopt(curl, OPT_USERAGENT, user_agent);
     c_easy_setopt(curl, OPT_ERRORBUFFER, errors);
@@ -184,8 +189,9 @@ int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_
     c_easy_setopt(curl, OPT_LOW_SPEED_LIMIT, (long)LOW_SPEED_BYTES_PER_SECOND);
     c_easy_setopt(curl, OPT_LOW_SPEED_TIME, (long)LOW_SPEED_SECONDS);
     // "": every encoding this libcurl decodes (gzip, deflate…) is offered and decoded, so a body
-    // sent with Content-Encoding: gzip is stored as the image it encodes.
-    c_easy_setopt(curl, OPT_ACCEPT_ENCODING, "");
+    // sent with Content-Encoding: gzip is stored as the image it encodes. Not for a range: a
+    // range of an encoded body is not a range of the file.
+    if (!ranged) c_easy_setopt(curl, OPT_ACCEPT_ENCODING, "");
     c_easy_setopt(curl, OPT_FOLLOWLOCATION, 1L);
     c_easy_setopt(curl, OPT_MAXREDIRS, 3L);
     c_easy_setopt(curl, OPT_PROTOCOLS_STR, "http,https");
@@ -200,7 +206,10 @@ int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_
     c_easy_getinfo(curl, INFO_RESPONSE_CODE, &status);
     response->status = status;
     c_easy_cleanup(curl);
-    if (headers) c_slist_free_all(headers);
+    if (response->range_ignored) {
+        tsnap_http_response_free(response);
+        return 0;
+    }
     if (code != 0) {
         response->timed_out = code == CODE_OPERATION_TIMEDOUT;
         if (state.too_large) {
@@ -216,6 +225,41 @@ int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_
         return 2;
     }
     return 0;
+}
+
+/// Appends "Name: value" when the value is not NULL or "".
+static struct curl_slist *append_header(struct curl_slist *headers, const char *name, const char *value) {
+    if (!value || !value[0]) return headers;
+    char line[512];
+    snprintf(line, sizeof line, "%s: %s", name, value);
+    return c_slist_append(headers, line);
+}
+
+int tsnap_http_get(const char *url, const char *user_agent, const char *if_none_match, const char *if_modified_since,
+                   long timeout_milliseconds, size_t max_bytes, tsnap_http_response *response, char *message,
+                   size_t message_capacity) {
+    memset(response, 0, sizeof *response);
+    if (tsnap_http_load(message, message_capacity) != 0) return 1;
+    struct curl_slist *headers = append_header(NULL, "If-None-Match", if_none_match);
+    headers = append_header(headers, "If-Modified-Since", if_modified_since);
+    int result = perform(url, user_agent, headers, 0, timeout_milliseconds, max_bytes, response, message, message_capacity);
+    if (headers) c_slist_free_all(headers);
+    return result;
+}
+
+int tsnap_http_get_range(const char *url, const char *user_agent, uint64_t first, uint64_t last, const char *if_match,
+                         const char *if_none_match, long timeout_milliseconds, size_t max_bytes, tsnap_http_response *response,
+                         char *message, size_t message_capacity) {
+    memset(response, 0, sizeof *response);
+    if (tsnap_http_load(message, message_capacity) != 0) return 1;
+    char range[64];
+    snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)first, (unsigned long long)last);
+    struct curl_slist *headers = append_header(NULL, "Range", range);
+    headers = append_header(headers, "If-Match", if_match);
+    headers = append_header(headers, "If-None-Match", if_none_match);
+    int result = perform(url, user_agent, headers, 1, timeout_milliseconds, max_bytes, response, message, message_capacity);
+    if (headers) c_slist_free_all(headers);
+    return result;
 }
 
 void tsnap_http_response_free(tsnap_http_response *response) {

@@ -1,9 +1,10 @@
 import FileStore
 import MapTiles
 
-/// Opens what `--basemap` or the style's `basemap.source` names: an http(s) URL template, a
-/// folder of `{z}/{x}/{y}` tiles, an MBTiles file or a PMTiles archive (told by its first bytes),
-/// of raster or vector tiles.
+/// Opens what `--basemap` or the style's `basemap.source` names: an http(s) URL template, the
+/// URL of a PMTiles archive (no `{z}` fields, a path ending in `.pmtiles`: read by range
+/// requests), a folder of `{z}/{x}/{y}` tiles, an MBTiles file or a PMTiles archive (told by its
+/// first bytes), of raster or vector tiles.
 package struct BasemapOpener: Sendable {
     /// Where URL tiles are cached on disk.
     package var tileCacheDirectory: String
@@ -38,6 +39,13 @@ package struct BasemapOpener: Sendable {
     /// The raw source `settings` name; throws a message naming the source and the problem.
     package func openSource(_ settings: BasemapSettings) throws(TileProblem) -> any RawTileSource {
         let source = settings.source
+        if TileURLTemplate.isArchiveURL(source) {
+            let archive = try RemotePMTilesSource(
+                url: source, cacheDirectory: tileCacheDirectory, offline: offline, version: version,
+                requestTimeoutSeconds: min(requestTimeoutSeconds, imageDeadlineSeconds))
+            archive.budget.imageSeconds = imageDeadlineSeconds
+            return archive
+        }
         if Self.isURL(source) {
             let tiles = try URLTileSource(
                 template: source, cacheDirectory: tileCacheDirectory, offline: offline, version: version, subdomains: settings.subdomains)
@@ -78,6 +86,21 @@ package struct BasemapOpener: Sendable {
     /// and re-rendering an archive because a tile server updated would defeat the cache).
     package static func contentStamp(of source: String) -> String {
         if isURL(source) { return "" }
+        return fileStamp(of: source)
+    }
+
+    /// `contentStamp(of:)`, and for the URL of a PMTiles archive its identity (ETag,
+    /// Last-Modified, size and head, `HTTPByteRanges.identity`), from opening it: the head comes
+    /// from the tile cache while fresh, so this asks the server at most once a run (none when
+    /// the run's check opened it just before); "pmtiles unreachable" when it cannot be opened
+    /// (its images fail and are drawn again once it can).
+    package func contentStamp(of source: String) -> String {
+        guard TileURLTemplate.isArchiveURL(source) else { return Self.contentStamp(of: source) }
+        let archive = try? openSource(BasemapSettings(source: source))
+        return (archive as? RemotePMTilesSource)?.contentStamp ?? "pmtiles unreachable"
+    }
+
+    private static func fileStamp(of source: String) -> String {
         guard let status = (try? FileStore.statusFollowingLinks(source)) ?? nil else { return "missing" }
         return status.isDirectory
             ? "folder mtime \(status.modificationNanoseconds)" : "size \(status.sizeBytes) mtime \(status.modificationNanoseconds)"

@@ -13,7 +13,9 @@ package final class MBTilesSource: RawTileSource {
     package let sourceDescription: TileSourceDescription
     /// The metadata's `format` ("png", "jpg", "pbf"…), lower-cased; "" when absent (then raster).
     package let format: String
-    private var database: OpaquePointer?
+    /// The metadata table, names lower-cased (`name`, `attribution`, `json`…).
+    package let metadata: [String: String]
+    var database: OpaquePointer?
     private var query: OpaquePointer?
 
     /// Opens the file and reads its metadata; throws a message naming the file and the problem
@@ -58,6 +60,7 @@ package final class MBTilesSource: RawTileSource {
             }
         }
         sqlite3_finalize(statement)
+        self.metadata = metadata
         format = metadata["format"]?.lowercased() ?? ""
         if !["", "png", "jpg", "jpeg", "pbf", "mvt"].contains(format) {
             sqlite3_close(handle)

@@ -5,7 +5,8 @@ import VectorTiles
 
 /// Tiles from a local PMTiles v3 archive (a Protomaps extract, `pmtiles convert` of an MBTiles):
 /// the header and root directory read at open, then one directory walk and one read per tile
-/// (`PMTilesReader` over `pread`; the decoded-tile cache above keeps repeated tiles cheap).
+/// (`PMTilesReader` over `pread`, leaf directories kept decoded; the decoded-tile cache above
+/// keeps repeated tiles cheap). The same archive on a server is `RemotePMTilesSource`.
 /// Vector (`mvt`) or raster (`png`, `jpeg`) by the header's tile type; zooms and bounds from the
 /// header, the attribution from the metadata JSON. A damaged archive (bad header, sections past
 /// the end, a directory loop) is refused at open, naming the file.
@@ -25,14 +26,21 @@ package final class PMTilesSource: RawTileSource {
         } catch {
             throw TileProblem("PMTiles '\(path)': \(error)")
         }
+        (reader, sourceDescription) = try Self.open(FileRanges(file: file), name: path)
+    }
+
+    /// The reader over `ranges` and the description its header and metadata give; errors name
+    /// the archive as `name`.
+    static func open<Ranges: ByteRangeReading>(_ ranges: Ranges, name: String) throws(TileProblem) -> (PMTilesReader<Ranges>, TileSourceDescription) {
+        let reader: PMTilesReader<Ranges>
         let attribution: String?
         do throws(PMTilesError) {
-            reader = try PMTilesReader(source: FileRanges(file: file))
+            reader = try PMTilesReader(source: ranges)
             attribution = try reader.metadata()["attribution"]?.string
         } catch {
-            throw TileProblem("PMTiles '\(path)': \(error)")
+            throw TileProblem("PMTiles '\(name)': \(error)")
         }
-        sourceDescription = try Self.description(reader.header, attribution: attribution, path: path)
+        return (reader, try description(reader.header, attribution: attribution, path: name))
     }
 
     /// Whether `bytes` (a file's first bytes) start a PMTiles archive.
@@ -61,11 +69,24 @@ package final class PMTilesSource: RawTileSource {
 
     /// The tile's bytes as stored (gzip-compressed or not), nil when the archive has none there.
     package func tileBytes(_ coordinate: TileCoordinate, limit: Int) throws(TileProblem) -> [UInt8]? {
+        try Self.storedTile(coordinate, in: reader, name: path, limit: limit)
+    }
+
+    /// The bytes of `coordinate` in `reader` as stored, nil when it has none; errors name the
+    /// archive as `name` and keep the kind of a failed read (`readProblem`: a server's failure
+    /// passes, a damaged archive does not).
+    static func storedTile<Ranges: ByteRangeReading>(
+        _ coordinate: TileCoordinate, in reader: PMTilesReader<Ranges>, name: String, limit: Int, readProblem: () -> TileProblem? = { nil }
+    ) throws(TileProblem) -> [UInt8]? {
         let bytes: [UInt8]?
         do throws(PMTilesError) {
             bytes = try reader.storedTile(z: coordinate.z, x: coordinate.x, y: coordinate.y)
         } catch {
-            throw TileProblem("PMTiles '\(path)' tile \(coordinate): \(error)")
+            if error.kind == .readFailed, let problem = readProblem() {
+                throw TileProblem(
+                    "PMTiles '\(name)' tile \(coordinate): \(problem.description)", isTemporary: problem.isTemporary, kind: problem.kind)
+            }
+            throw TileProblem("PMTiles '\(name)' tile \(coordinate): \(error)")
         }
         if let bytes, bytes.count > limit { throw TileProblem("the tile is \(bytes.count) bytes, more than the \(limit >> 20) MiB a tile may have") }
         return bytes

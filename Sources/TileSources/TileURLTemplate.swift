@@ -23,20 +23,7 @@ package struct TileURLTemplate: Sendable, Equatable {
     package init(_ text: String, subdomains: [String]? = nil) throws(TileProblem) {
         let shown = Self.redact(text)
         func refuse(_ problem: String) -> TileProblem { TileProblem("the URL template '\(shown)' \(problem)") }
-        guard let parts = URLParts(text) else {
-            throw refuse("must start with http:// or https:// (expected e.g. https://tiles.example.org/{z}/{x}/{y}.png)")
-        }
-        guard parts.scheme == "http" || parts.scheme == "https" else {
-            throw refuse("uses the scheme '\(parts.scheme)'; only http:// and https:// are supported")
-        }
-        guard !parts.host.isEmpty else { throw refuse("has no host name") }
-        if parts.host.contains(where: { $0 == " " || $0 == "\\" }) { throw refuse("has a space or backslash in its host '\(parts.host)'") }
-        if let port = parts.port {
-            guard !port.isEmpty, port.allSatisfy({ $0.isASCII && $0.isNumber }), port.count <= 5, let number = Int(port), (1...65535).contains(number)
-            else {
-                throw refuse("has the port '\(port)'; a port is a number from 1 to 65535")
-            }
-        }
+        let parts = try Self.checkedAddress(text, example: "https://tiles.example.org/{z}/{x}/{y}.png", refuse: refuse)
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else { throw refuse("has a '{' without a closing '}'") }
@@ -61,6 +48,40 @@ package struct TileURLTemplate: Sendable, Equatable {
         self.text = parts.scheme + text.dropFirst(parts.scheme.count)
         self.subdomains = chosen
         redacted = Self.redact(self.text)
+    }
+
+    /// `text` cut into parts once its scheme (http or https), host and port are checked; `refuse`
+    /// makes the error from what is wrong.
+    static func checkedAddress(_ text: String, example: String, refuse: (String) -> TileProblem) throws(TileProblem) -> URLParts {
+        guard let parts = URLParts(text) else { throw refuse("must start with http:// or https:// (expected e.g. \(example))") }
+        guard parts.scheme == "http" || parts.scheme == "https" else {
+            throw refuse("uses the scheme '\(parts.scheme)'; only http:// and https:// are supported")
+        }
+        guard !parts.host.isEmpty else { throw refuse("has no host name") }
+        if parts.host.contains(where: { $0 == " " || $0 == "\\" }) { throw refuse("has a space or backslash in its host '\(parts.host)'") }
+        if let port = parts.port {
+            guard !port.isEmpty, port.allSatisfy({ $0.isASCII && $0.isNumber }), port.count <= 5, let number = Int(port), (1...65535).contains(number)
+            else {
+                throw refuse("has the port '\(port)'; a port is a number from 1 to 65535")
+            }
+        }
+        return parts
+    }
+
+    /// Whether `source` names one PMTiles archive on a server rather than a template: a URL
+    /// without `{…}` fields whose path ends in `.pmtiles` (any case).
+    package static func isArchiveURL(_ source: String) -> Bool {
+        guard looksLikeURL(source), !source.contains("{"), let parts = URLParts(source) else { return false }
+        return parts.path.lowercased().hasSuffix(".pmtiles")
+    }
+
+    /// An archive URL (`isArchiveURL`) checked as templates are (scheme, host, port), with the
+    /// scheme in lower case; throws a message naming the redacted URL.
+    package static func checkedArchiveURL(_ text: String) throws(TileProblem) -> String {
+        let parts = try checkedAddress(text, example: "https://example.org/tiles/area.pmtiles") { problem in
+            TileProblem("the PMTiles URL '\(redact(text))' \(problem)")
+        }
+        return parts.scheme + text.dropFirst(parts.scheme.count)
     }
 
     private static func isHostCharacter(_ character: Character) -> Bool {

@@ -62,8 +62,7 @@ package final class URLTileSource: TileBudgetedSource {
     /// The coordinate whose bytes last came from the disk cache: a decode failure there means a
     /// damaged cached copy, worth one refetch.
     private var servedFromDisk: TileCoordinate?
-    private let createdNanoseconds = URLTileSource.wallClockNanoseconds()
-    private var breakerPath: String { cacheFolder + "/.requests/breaker" }
+    private let breaker: SharedBreaker
 
     /// Vector for a template whose path ends in `.pbf` or `.mvt` (before any query), else raster.
     package static func kind(ofTemplate template: String) -> TileKind {
@@ -86,6 +85,7 @@ package final class URLTileSource: TileBudgetedSource {
         // The full template keys the folder (two API keys may see different tiles); only its hash
         // and the redacted form are written down.
         cacheFolder = "\(cacheDirectory)/\(String(SHA256.hash(checked.text).hex.prefix(16)))"
+        breaker = SharedBreaker(cacheFolder: cacheFolder)
         do {
             try FileStore.createDirectories(cacheFolder + "/.requests")
             // A note for whoever finds the folder: which server it holds. Rewritten when it still
@@ -119,7 +119,7 @@ package final class URLTileSource: TileBudgetedSource {
             if let cached { return fromDisk(cached, coordinate) }
             throw TileProblem("not in the tile cache, and --offline forbids fetching \(checked.redactedURL(coordinate))")
         }
-        if let reason = openBreaker() {
+        if let reason = breaker.openReason(budget) {
             if let cached { return fromDisk(cached, coordinate) }
             throw TileProblem("not fetched: \(reason)", kind: .notAsked)
         }
@@ -190,32 +190,12 @@ package final class URLTileSource: TileBudgetedSource {
         return cached.body
     }
 
-    /// Counts a failed request; the last of `breakerThreshold` in a row opens the breaker, for
-    /// this source and (through a file in the cache folder) the other workers of this run.
+    /// Counts a failed request (`SharedBreaker`: the breaker may open for every worker of the run).
     private func recordFailure(_ problem: TileProblem) {
-        guard budget.recordFailure(problem, what: "the tile server"), let reason = budget.breakerReason else { return }
-        try? FileStore.writeAtomically(Array((reason + "\n").utf8), to: breakerPath)
+        breaker.recordFailure(problem, in: budget, what: "the tile server")
     }
 
-    /// The message of the failure that opened the breaker says so, once.
-    private func annotated(_ problem: TileProblem) -> TileProblem {
-        guard budget.breakerReason != nil, budget.failuresInARow == breakerThreshold else { return problem }
-        var annotated = problem
-        annotated.description += " (\(breakerThreshold) failures in a row: the server is not asked again in this run)"
-        return annotated
-    }
-
-    /// Why the breaker is open: this source's own, or another worker's written since this source
-    /// was created (the same run; a later run starts with the breaker closed).
-    private func openBreaker() -> String? {
-        if let breakerReason = budget.breakerReason { return breakerReason }
-        guard let status = (try? FileStore.statusFollowingLinks(breakerPath)) ?? nil,
-            status.modificationNanoseconds >= createdNanoseconds,
-            let bytes = try? FileStore.readFile(breakerPath, maximumBytes: 4096)
-        else { return nil }
-        budget.openBreaker(String(decoding: bytes, as: UTF8.self).trimmingSuffix("\n") + " (noticed by another worker)")
-        return budget.breakerReason
-    }
+    private func annotated(_ problem: TileProblem) -> TileProblem { SharedBreaker.annotated(problem, budget: budget) }
 
     private func get(_ coordinate: TileCoordinate, validators: CachedTile?, limit: Int, timeoutSeconds: Double) throws(TileProblem) -> HTTPResponse {
         var raw = tsnap_http_response()
@@ -228,13 +208,7 @@ package final class URLTileSource: TileBudgetedSource {
             throw TileProblem("fetching \(checked.redactedURL(coordinate)): \(Self.text(message))", kind: .unavailable)
         }
         defer { tsnap_http_response_free(&raw) }
-        func field<T>(_ value: T) -> String {
-            withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        }
-        let body = raw.body.map { Array(UnsafeBufferPointer(start: $0, count: raw.body_count)) } ?? []
-        return HTTPResponse(
-            status: raw.status, body: body, etag: field(raw.etag), lastModified: field(raw.last_modified),
-            cacheControl: field(raw.cache_control), expires: field(raw.expires), date: field(raw.date))
+        return HTTPResponse(raw)
     }
 
     private func store(_ tile: CachedTile, stem: String) {
@@ -246,16 +220,6 @@ package final class URLTileSource: TileBudgetedSource {
     static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-
-    private static func wallClockNanoseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return now.tv_sec * 1_000_000_000 + now.tv_nsec
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
 
 /// What a GET returned.
@@ -267,6 +231,29 @@ struct HTTPResponse {
     var cacheControl: String
     var expires: String
     var date: String
+    /// `Content-Range` of a 206 answer, "" otherwise.
+    var contentRange = ""
+    /// `Content-Length` as sent, "" when absent.
+    var contentLength = ""
+    /// A range request answered 200 (the whole file; abandoned at its first body byte).
+    var rangeIgnored = false
+
+    /// What libcurl's answer holds (copied: `raw` is freed by the caller).
+    init(_ raw: tsnap_http_response) {
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        status = raw.status
+        body = raw.body.map { Array(UnsafeBufferPointer(start: $0, count: raw.body_count)) } ?? []
+        etag = field(raw.etag)
+        lastModified = field(raw.last_modified)
+        cacheControl = field(raw.cache_control)
+        expires = field(raw.expires)
+        date = field(raw.date)
+        contentRange = field(raw.content_range)
+        contentLength = field(raw.content_length)
+        rangeIgnored = raw.range_ignored != 0
+    }
 }
 
 /// At most `count` holders at once across processes: an `ExclusiveLock` on one of `count` slot

@@ -61,6 +61,10 @@ public struct PMTilesLimits: Sendable, Equatable {
     /// Most leaf directories one lookup may descend through below the root. The spec's writer uses
     /// one level; readers commonly allow three. Default: 3.
     public var maximumLeafDepth: Int = 3
+    /// Most decoded leaf-directory entries a reader keeps between lookups (24 bytes each), summed
+    /// over its cached leaves; least recently used leaves go first, and a leaf larger than this
+    /// is decoded for each lookup. 0 turns the cache off. Default: 262,144 (6 MiB).
+    public var cachedLeafEntries: Int = 256 << 10
 
     /// The defaults above.
     public init() {}

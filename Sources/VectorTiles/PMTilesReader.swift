@@ -2,8 +2,9 @@ import Decompression
 import JSONDocument
 
 /// A PMTiles v3 archive read through a `ByteRangeReading` source: the header and root directory
-/// at `init`, then one tile per lookup (leaf directories read on the way, not cached: a caching
-/// source or the decoded-tile cache above keeps repeated lookups cheap).
+/// at `init`, then one tile per lookup. Leaf directories are read on the way and kept decoded in
+/// a small least-recently-used cache (`PMTilesLeafCache`, at most `limits.cachedLeafEntries`
+/// entries: 6 MiB by default), so a tile whose leaf was used lately costs one read.
 ///
 /// Compression is told by the bytes' magic (gzip 1f 8b, else stored), not trusted from the header;
 /// a header that names brotli or zstd is refused at `init`, naming it. Damage is refused with a
@@ -18,11 +19,13 @@ public struct PMTilesReader<Source: ByteRangeReading> {
     public let rootDirectory: [PMTilesEntry]
     /// The bounds this archive is read under.
     public let limits: PMTilesLimits
+    private let leafCache: PMTilesLeafCache
 
     /// Reads and checks the header and the root directory.
     public init(source: Source, limits: PMTilesLimits = PMTilesLimits()) throws(PMTilesError) {
         self.source = source
         self.limits = limits
+        leafCache = PMTilesLeafCache(capacityEntries: limits.cachedLeafEntries)
         let size = source.byteCount
         guard size >= UInt64(PMTilesHeader.byteCount) else {
             throw PMTilesError(.notPMTiles, at: 0, "expected a 127-byte PMTiles header, found an archive of \(size) bytes")
@@ -70,8 +73,13 @@ public struct PMTilesReader<Source: ByteRangeReading> {
                         ? "expected leaf directories at most \(limits.maximumLeafDepth) deep for tile \(z)/\(x)/\(y), found deeper"
                         : "expected each leaf directory once on the way to tile \(z)/\(x)/\(y), found the one at leaf offset \(entry.offset) again")
             }
-            entries = try Self.directory(
-                source, header: header, offset: header.leafDirectoriesOffset + entry.offset, length: UInt64(entry.length), limits: limits)
+            let leaf = PMTilesLeafCache.Key(offset: header.leafDirectoriesOffset + entry.offset, length: entry.length)
+            if let cached = leafCache.entries(at: leaf) {
+                entries = cached
+            } else {
+                entries = try Self.directory(source, header: header, offset: leaf.offset, length: UInt64(entry.length), limits: limits)
+                leafCache.insert(entries, at: leaf)
+            }
         }
     }
 
@@ -95,6 +103,9 @@ public struct PMTilesReader<Source: ByteRangeReading> {
         }
         return (offset, try Self.read(source, offset: offset, length: Int(entry.length)))
     }
+
+    /// How many leaf directories are kept decoded now (tests, diagnostics).
+    public var cachedLeafCount: Int { leafCache.count }
 
     /// The metadata JSON's bytes, inflated when gzip-compressed.
     public func metadataBytes() throws(PMTilesError) -> [UInt8] {

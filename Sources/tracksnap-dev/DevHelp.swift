@@ -21,6 +21,14 @@ enum DevHelp {
             "region", "region DIR COUNT [--bounds W,S,E,N]",
             "write COUNT generated loops (walks, runs, hikes, rides) inside the bounds (default: Liechtenstein's border, the vector benchmark's map)"
         ),
+        (
+            "pmtiles", "pmtiles IN.mbtiles OUT.pmtiles",
+            """
+            convert an MBTiles file (raster or vector) to a PMTiles v3 archive: clustered, identical tiles stored once,
+                      consecutive ones as one run, directories gzip-compressed; metadata (name, attribution, the json's
+                      vector_layers) carried over. Holds the distinct tiles in memory (about twice their bytes)
+            """
+        ),
         ("decode", "decode FILE", "map and decode one track file; prints its fix and segment count"),
         (
             "repeat", "repeat FILE WIDTH SCALE COUNT",

@@ -109,6 +109,8 @@ do {
         print("median \(format(Benchmark.median(times) * 1000, 2)) ms over \(count)")
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
+    case "pmtiles":
+        try PMTilesCommand.run(Array(arguments.dropFirst()))
     case "vector-decode":
         guard arguments.count >= 2 else { throw DevHelp.usageError("vector-decode") }
         try VectorDecodeCommand.run(Array(arguments.dropFirst()))

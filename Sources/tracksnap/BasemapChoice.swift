@@ -36,12 +36,13 @@ struct BasemapChoice {
                 "--basemap", value: "SOURCE",
                 help: """
                     draw a map under the route instead of the bare grid: an .mbtiles or .pmtiles file of raster (PNG/JPEG) or vector \
-                    (pbf) tiles, a folder of {z}/{x}/{y}.png|jpg|pbf tiles, or an http(s) URL template with {z}, {x} and {y} (.pbf for \
+                    (pbf) tiles, a folder of {z}/{x}/{y}.png|jpg|pbf tiles, an http(s) URL template with {z}, {x} and {y} (.pbf for \
                     vector tiles; {-y} for TMS, {s} for subdomains a, b, c or \
-                    the style's "subdomains"); a server that hangs costs each image a bounded time, and after 3 failed requests in a row \
+                    the style's "subdomains"), or the http(s) URL of a .pmtiles archive (read by range requests, cached like \
+                    URL tiles); a server that hangs costs each image a bounded time, and after 3 failed requests in a row \
                     it is not asked again in the run. 'none' draws the grid whatever the style says. Where the source has no tile \
                     (outside its zoom range or bounds, or a tile that cannot be read) the grid shows; the reason is in the render info. \
-                    Part of the cache key, with the MBTiles file's size and modification time.
+                    Part of the cache key, with the file's size and modification time (a remote .pmtiles archive's ETag and header).
                     """,
                 default: "none", into: \.source),
             .number(

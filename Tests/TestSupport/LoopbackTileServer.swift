@@ -35,7 +35,11 @@ public final class LoopbackTileServer {
     /// A URL template of one of the server's routes (`tiles`, `hang`, `drip`, …).
     public func template(_ kind: String) -> String { "http://127.0.0.1:\(port)/\(kind)/{z}/{x}/{y}.png" }
 
-    /// The logged requests: path, User-Agent, If-None-Match.
+    /// The URL of one file under `folder/tiles` on a route that serves files by range (`ranges`,
+    /// `norange`, `flaky`).
+    public func url(_ kind: String, file: String) -> String { "http://127.0.0.1:\(port)/\(kind)/\(file)" }
+
+    /// The logged requests: path, User-Agent, If-None-Match, Range, If-Match.
     public func requests() -> [[String: String]] {
         guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }

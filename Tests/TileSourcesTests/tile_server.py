@@ -3,8 +3,12 @@
 (HTTP 500), /slow/ (0.2 s a tile), /gzip/ (the tile sent with Content-Encoding: gzip),
 /maxage/VALUE/ (Cache-Control: max-age=VALUE), /bigheader/ (a 1 MiB response header) and the
 misbehaving servers: /hang/ (reads the request, never answers), /drip/ (headers, then one body
-byte every 0.5 s) and /driphead/ (one header byte every 0.5 s). A query string is ignored. Logs one JSON line per request to LOG, with the
-number of requests in flight when it arrived. Prints its port, then serves until stdin closes."""
+byte every 0.5 s) and /driphead/ (one header byte every 0.5 s). Files by range: /ranges/NAME
+serves DIR/NAME with Range support (206 and Content-Range; ETag, If-None-Match 304, If-Match
+412; max-age=3600), /norange/NAME sends the whole file with 200 whatever the Range, and
+/flaky/NAME answers 503 to every range not starting at byte 0 while DIR/NAME.down exists. A
+query string is ignored. Logs one JSON line per request to LOG, with the number of requests in
+flight when it arrived. Prints its port, then serves until stdin closes."""
 import gzip, hashlib, json, os, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -24,6 +28,8 @@ class Handler(BaseHTTPRequestHandler):
                 log.write(json.dumps({"path": self.path, "ua": self.headers.get("User-Agent", ""),
                                       "inm": self.headers.get("If-None-Match", ""),
                                       "host": self.headers.get("Host", ""),
+                                      "range": self.headers.get("Range", ""),
+                                      "im": self.headers.get("If-Match", ""),
                                       "in_flight": str(state["in_flight"])}) + "\n")
         try:
             self.serve()
@@ -59,6 +65,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.5)
             return
+        if kind in ("ranges", "norange", "flaky"):
+            return self.serve_range(kind, os.path.join(root, rest))
         cache_control = "no-cache" if kind == "nocache" else "max-age=3600"
         if kind == "maxage":
             # /maxage/VALUE/z/x/y.png: the tile with Cache-Control: max-age=VALUE.
@@ -79,6 +87,31 @@ class Handler(BaseHTTPRequestHandler):
             headers["Content-Encoding"] = "gzip"
             body = gzip.compress(body)
         self.reply(200, body, headers)
+
+    def serve_range(self, kind, path):
+        if not os.path.isfile(path):
+            return self.reply(404, b"", {})
+        body = open(path, "rb").read()
+        etag = '"%s"' % hashlib.sha1(body).hexdigest()
+        headers = {"ETag": etag, "Last-Modified": "Mon, 02 Nov 2026 10:00:00 GMT", "Cache-Control": "max-age=3600",
+                   "Accept-Ranges": "bytes", "Content-Type": "application/octet-stream"}
+        if kind == "norange":
+            return self.reply(200, body, headers)
+        first, _, last = self.headers.get("Range", "").partition("=")[2].partition("-")
+        if not first.isdigit():
+            return self.reply(200, body, headers)
+        first, last = int(first), min(int(last) if last.isdigit() else len(body) - 1, len(body) - 1)
+        if kind == "flaky" and first > 0 and os.path.exists(path + ".down"):
+            return self.reply(503, b"down for a minute", {})
+        match = self.headers.get("If-Match")
+        if match and match != etag:
+            return self.reply(412, b"", {})
+        if self.headers.get("If-None-Match") == etag:
+            return self.reply(304, b"", headers)
+        if first >= len(body):
+            return self.reply(416, b"", {"Content-Range": "bytes */%d" % len(body)})
+        headers["Content-Range"] = "bytes %d-%d/%d" % (first, last, len(body))
+        self.reply(206, body[first:last + 1], headers)
 
     def reply(self, status, body, headers):
         self.send_response(status)

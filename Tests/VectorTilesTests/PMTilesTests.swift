@@ -110,6 +110,34 @@ import VectorTiles
         #expect(try big.tile(z: 8, x: 17, y: 100) == Array("tile 8/\(100 * 256 + 17)".utf8))
     }
 
+    @Test func aSecondTileInTheSameLeafCostsOneReadAndTheLeafCacheIsBounded() throws {
+        var options = PMTilesWriter.Options()
+        options.entriesPerLeaf = 10
+        let input = tiles(z: 4, count: 256)
+        let source = CountingRanges(try PMTilesWriter.write(input, options: options))
+        let reader = try PMTilesReader(source: source)
+        // Tiles 0 and 1 of zoom 4 (ids next to each other) sit in one leaf of ten entries.
+        let (first, second) = (input[0], input[1])
+        source.reads = []
+        #expect(try reader.tile(z: first.z, x: first.x, y: first.y) == first.bytes)
+        #expect(source.reads.count == 2, "a leaf directory and a tile: \(source.reads)")
+        source.reads = []
+        #expect(try reader.tile(z: second.z, x: second.x, y: second.y) == second.bytes)
+        #expect(source.reads.count == 1 && source.reads.first?.length == second.bytes.count, "only the tile: \(source.reads)")
+        #expect(reader.cachedLeafCount == 1)
+
+        // A cache of ten entries holds one leaf: going back to the first leaf reads it again.
+        var limits = PMTilesLimits()
+        limits.cachedLeafEntries = 10
+        let small = try PMTilesReader(source: source, limits: limits)
+        let far = input[200]
+        source.reads = []
+        for tile in [first, far, first] { #expect(try small.tile(z: tile.z, x: tile.x, y: tile.y) == tile.bytes) }
+        #expect(source.reads.count == 6 && small.cachedLeafCount == 1, "\(source.reads)")
+        // Every tile still reads back right through a cache that keeps evicting.
+        for tile in input { #expect(try small.tile(z: tile.z, x: tile.x, y: tile.y) == tile.bytes) }
+    }
+
     /// A hand-made archive: `root` and `leaves` directories (encoded by the test), tile data `data`.
     private func archive(root: [UInt8], leaves: [UInt8] = [], data: [UInt8], edit: (inout PMTilesHeader) -> Void = { _ in }) -> [UInt8] {
         var header = PMTilesHeader()
@@ -206,5 +234,20 @@ import VectorTiles
         var limits = PMTilesLimits()
         limits.maximumLeafDepth = 5
         #expect(try PMTilesReader(source: archive(root: root, leaves: leaves, data: [9]), limits: limits).tile(z: 2, x: 0, y: 0) == [9])
+    }
+}
+
+/// Bytes in memory that count the reads made of them.
+private final class CountingRanges: ByteRangeReading {
+    let bytes: [UInt8]
+    var reads: [(offset: UInt64, length: Int)] = []
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var byteCount: UInt64 { bytes.byteCount }
+
+    func read(offset: UInt64, length: Int) throws -> [UInt8] {
+        reads.append((offset, length))
+        return try bytes.read(offset: offset, length: length)
     }
 }
