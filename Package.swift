@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "CTimeZoneData", exclude: ["timezones.bin", "LICENSE-ODbL.txt"], cSettings: [.headerSearchPath(".")]),
         .target(name: "TimeZones", dependencies: ["CTimeZoneData", "TrackModel"]),
         .target(name: "FileStore"),
-        .target(name: "ContentHash"),
+        .target(name: "CSHA256"),
+        .target(name: "ContentHash", dependencies: ["CSHA256"]),
         // The JSON reader of the style documents (a tree with line and column in every error).
         .target(name: "JSONDocument"),
         // Vector maps, pure: Mapbox Vector Tile decoding and the PMTiles container (bytes in, features out).

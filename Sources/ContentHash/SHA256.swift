@@ -1,3 +1,5 @@
+import CSHA256
+
 /// SHA-256 (FIPS 180-4), written here because the project uses no packages. Streaming: feed bytes
 /// with `update`, then `finalize`. Pure and allocation-free apart from the 64-byte block buffer.
 ///
@@ -13,6 +15,8 @@ package struct SHA256: Sendable {
     private var pending = [UInt8](repeating: 0, count: 64)
     private var pendingCount = 0
     private var totalBytes: UInt64 = 0
+    /// Whether blocks go to the SHA extensions (tests turn it off to check one against the other).
+    var usesHardware = SHA256.hardware
 
     /// A fresh hash (FIPS 180-4 §5.3.3 initial value).
     package init() {}
@@ -91,8 +95,20 @@ package struct SHA256: Sendable {
         return SHA256Digest(bytes: bytes)
     }
 
-    // The hot loop: §6.2.2 over whole 64-byte blocks, message schedule on the stack.
+    /// Whether this processor has the SHA extensions (asked once; `CSHA256`).
+    static let hardware = tsnap_sha256_hardware_available() != 0
+
+    /// §6.2.2 over whole 64-byte blocks: on the SHA extensions when the processor has them,
+    /// else `portableCompress`.
     private mutating func compress(_ blocks: UnsafePointer<UInt8>, blocks count: Int) {
+        guard usesHardware else { return portableCompress(blocks, blocks: count) }
+        var words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        words.withUnsafeMutableBufferPointer { tsnap_sha256_hardware_blocks($0.baseAddress!, blocks, count) }
+        state = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
+    }
+
+    // The hot loop: §6.2.2 over whole 64-byte blocks, message schedule on the stack.
+    mutating func portableCompress(_ blocks: UnsafePointer<UInt8>, blocks count: Int) {
         var (h0, h1, h2, h3, h4, h5, h6, h7) = state
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             SHA256.roundConstants.withUnsafeBufferPointer { constants in
