@@ -13,6 +13,8 @@ struct DoneScan {
     var fileTimes: [String: Int64] = [:]
     /// Jobs whose bytes were hashed because the catalog did not know them.
     var hashed = 0
+    /// Whether a job had more than one hard link (`ListingStamp.hasLinkedJobs`).
+    var hasLinkedJobs = false
 }
 
 /// The listing's tracks: the per-track cache brought up to date with done/.
@@ -44,7 +46,13 @@ extension ListingBuilder {
     /// not know), the fresh catalog, file times, and how many were hashed.
     func scanDone(knownContent: [String: SHA256Digest], catalog: ListingCatalog) throws(FileError) -> DoneScan {
         var scan = DoneScan()
-        for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
+        for (job, inode) in try FileStore.listDirectoryWithInodes(queue.layout.done) where !job.hasPrefix(".") {
+            // Same name, same inode, no other links: the same bytes (see `ListingCatalog`), no lstat.
+            if knownContent[job] == nil, let entry = catalog.entries[job], entry.inode == inode, !entry.isLinked {
+                scan.catalog.entries[job] = entry
+                add(job, contentHex: entry.contentHex, modificationNanoseconds: entry.modificationNanoseconds, to: &scan)
+                continue
+            }
             let path = queue.layout.done + "/" + job
             guard let status = try FileStore.status(path), status.isRegularFile else { continue }
             let contentHex: String
@@ -58,11 +66,17 @@ extension ListingBuilder {
                 scan.hashed += 1
             }
             scan.catalog.record(job: job, status: status, contentHex: contentHex)
-            let key = CacheKey(content: SHA256Digest(hex: contentHex)!, settings: fingerprint).hex
-            scan.jobsByKey[key, default: []].append(job)
-            scan.fileTimes[job] = status.modificationNanoseconds
+            add(job, contentHex: contentHex, modificationNanoseconds: status.modificationNanoseconds, to: &scan)
         }
         return scan
+    }
+
+    private func add(_ job: String, contentHex: String, modificationNanoseconds: Int64, to scan: inout DoneScan) {
+        guard let content = SHA256Digest(hex: contentHex) else { return }
+        let key = CacheKey(content: content, settings: fingerprint).hex
+        scan.jobsByKey[key, default: []].append(job)
+        scan.fileTimes[job] = modificationNanoseconds
+        if scan.catalog.entries[job]?.isLinked == true { scan.hasLinkedJobs = true }
     }
 
     /// Whether the published site lists any track (its index and at least one image).

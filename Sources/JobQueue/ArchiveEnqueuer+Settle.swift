@@ -16,10 +16,12 @@ extension ArchiveEnqueuer {
 
     /// The files of one walk (its first look, taken at `firstLookNanoseconds`) that may be queued:
     /// a file to be queued (not unchanged in the stat index) whose mtime is less than
-    /// `queue.settleSeconds` before the first look is looked at again that long after the first
-    /// look, and kept only if its size, mtime and inode did not move between the looks; the others
-    /// go to `report.stillChanging` for the next enqueue. One wait for the whole walk, none when no
-    /// file is that fresh or the settle time is 0.
+    /// `queue.settleSeconds` before the first look is looked at again that long after, and queued
+    /// when nothing (size, mtime, inode) moved between two consecutive looks; a file that moved is
+    /// given one more look, and one still moving then goes to `report.stillChanging` for the next
+    /// enqueue. So a fresh file that is complete costs one settle time, a file being written at
+    /// most two; one wait covers the whole walk, and none is made when no file is that fresh or
+    /// the settle time is 0.
     func settle(
         _ files: [(String, FileStatus)], index: ArchiveIndex, firstLookNanoseconds: Int64, report: inout EnqueueReport
     ) -> [(String, FileStatus)] {
@@ -28,19 +30,40 @@ extension ArchiveEnqueuer {
         func isFresh(_ file: String, _ status: FileStatus) -> Bool {
             firstLookNanoseconds - status.modificationNanoseconds < settleNanoseconds && index.isUnchanged(path: file, status: status) == nil
         }
-        guard files.contains(where: isFresh) else { return files }
-        let waitNanoseconds = firstLookNanoseconds + settleNanoseconds - FileStore.nowNanoseconds()
-        if waitNanoseconds > 0 { usleep(UInt32(min(waitNanoseconds / 1000, 60_000_000))) }
-        return files.filter { file, status in
-            guard isFresh(file, status) else { return true }
-            let later = (try? FileStore.statusFollowingLinks(file)) ?? nil
-            guard let later, later.sizeBytes == status.sizeBytes, later.modificationNanoseconds == status.modificationNanoseconds,
-                later.inode == status.inode
-            else {
-                report.stillChanging.append(file)
-                return false
-            }
-            return true
+        func lookAgain(_ file: String) -> FileStatus? { (try? FileStore.statusFollowingLinks(file)) ?? nil }
+        func moved(_ earlier: FileStatus, _ later: FileStatus?) -> Bool {
+            guard let later else { return true }
+            return later.sizeBytes != earlier.sizeBytes || later.modificationNanoseconds != earlier.modificationNanoseconds
+                || later.inode != earlier.inode
         }
+        func wait(until deadline: Int64) {
+            let nanoseconds = deadline - FileStore.nowNanoseconds()
+            if nanoseconds > 0 { usleep(UInt32(min(nanoseconds / 1000, 60_000_000))) }
+        }
+        var settled: [(String, FileStatus)] = []
+        var moving: [(file: String, status: FileStatus)] = []
+        for (file, status) in files {
+            if isFresh(file, status) { moving.append((file, status)) } else { settled.append((file, status)) }
+        }
+        guard !moving.isEmpty else { return files }
+        var deadline = firstLookNanoseconds
+        for look in 0..<2 {
+            deadline += settleNanoseconds
+            wait(until: deadline)
+            var stillMoving: [(file: String, status: FileStatus)] = []
+            for (file, status) in moving {
+                let later = lookAgain(file)
+                if let later, !moved(status, later) {
+                    settled.append((file, later))
+                } else if look == 0, let later {
+                    stillMoving.append((file, later))
+                } else {
+                    report.stillChanging.append(file)
+                }
+            }
+            moving = stillMoving
+            if moving.isEmpty { break }
+        }
+        return settled
     }
 }
