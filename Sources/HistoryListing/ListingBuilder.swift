@@ -121,7 +121,7 @@ package struct ListingBuilder: Sendable {
         }
         let stampHex = stamp(scan.jobsByKey)
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
-        let manifestOnDisk = site.loadManifest()
+        let (manifestOnDisk, manifestLines) = site.loadManifestCountingLines()
         var manifest = manifestOnDisk
         report.repaired = try site.verify(&manifest, checkingDetails: !detailsTrusted)
         let referenced: Set<String>
@@ -142,7 +142,7 @@ package struct ListingBuilder: Sendable {
             let removals = SitePlan.removals(from: manifest, liveDetails: referenced, pageCount: pageCount)
             report.pagesRemoved = try site.removeStale(
                 removals, liveDetails: referenced, pageCount: pageCount, manifest: &manifest, sweepingDetails: !detailsTrusted)
-            if manifest != manifestOnDisk { try site.saveManifest(manifest) }
+            try site.saveManifest(manifest, over: manifestOnDisk, linesOnDisk: manifestLines)
             prunePending = FileStore.exists(prunePendingPath)
             // Keeps the snapshots up to date (they settle), so the next refresh need not read done/.
             if report.pagesRemoved > 0 { newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory) }
@@ -151,7 +151,7 @@ package struct ListingBuilder: Sendable {
             let rebuilt = try rebuild(
                 scan, redrawn: occasion.redrawn, site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report)
             referenced = rebuilt.listed
-            if manifest != manifestOnDisk { try site.saveManifest(manifest) }
+            try site.saveManifest(manifest, over: manifestOnDisk, linesOnDisk: manifestLines)
             try rebuilt.cache.save(cachePath)
             // Pages written or removed: the folder as it is now, which the next refresh checks
             // page by page unless it has settled by then.
@@ -159,8 +159,8 @@ package struct ListingBuilder: Sendable {
             try saveStamp(newStamp, complete: report.unpublished == 0)
             prunePending = true
         }
-        // Rewritten only when a job came, went or changed (100,000 lines cost ~0.2 s to write).
-        if scan.catalog.entries != catalog.entries { try scan.catalog.save(catalogPath) }
+        // Appended to only when a job came, went or changed (100,000 lines cost ~0.2 s to write).
+        try scan.catalog.save(catalogPath, over: catalog)
         report.pruned = try pruneIfDue(referenced: referenced, olderThan: occasion.pruneLimitNanoseconds, pending: prunePending)
         return report
     }
@@ -181,14 +181,14 @@ package struct ListingBuilder: Sendable {
         else { return nil }
         if occasion.pruneLimitNanoseconds != nil && FileStore.exists(prunePendingPath) { return nil }
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
-        let manifestOnDisk = site.loadManifest()
+        let (manifestOnDisk, manifestLines) = site.loadManifestCountingLines()
         var manifest = manifestOnDisk
         guard try site.verify(&manifest, checkingDetails: false) == 0, SiteWriter.topFiles.allSatisfy({ manifest[$0] != nil }) else { return nil }
         var report = ListingReport()
         report.tracks = previous.trackCount
         let pageCount = (previous.trackCount + pageSize - 1) / pageSize
         report.pagesRemoved = try site.removeStale([], liveDetails: [], pageCount: pageCount, manifest: &manifest, sweepingDetails: false)
-        if manifest != manifestOnDisk { try site.saveManifest(manifest) }
+        try site.saveManifest(manifest, over: manifestOnDisk, linesOnDisk: manifestLines)
         report.pruned = try pruneIfDue(referenced: [], olderThan: occasion.pruneLimitNanoseconds, pending: false)
         return report
     }

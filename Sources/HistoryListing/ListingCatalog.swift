@@ -26,12 +26,20 @@ struct ListingCatalog {
     }
 
     var entries: [String: Entry] = [:]
+    /// Lines in the file when it was loaded, live or not (see `save`).
+    var linesOnDisk = 0
 
+    /// Reads the catalog: later lines for a job replace earlier ones, and `job \t -` removes it.
     static func load(_ path: String) -> ListingCatalog {
         var catalog = ListingCatalog()
         guard let bytes = try? FileStore.readFile(path, maximumBytes: 1 << 30) else { return catalog }
         TabSeparated.forEachRecord(in: bytes) { fields in
             func text(_ field: Int) -> String { String(decoding: bytes[fields[field]], as: UTF8.self) }
+            catalog.linesOnDisk += 1
+            if fields.count == 2 && text(1) == "-" {
+                catalog.entries[TabSeparated.unescape(text(0))] = nil
+                return
+            }
             guard fields.count == 5 || fields.count == 6, fields[4].count == 64, let size = Int(text(1)), let mtime = Int64(text(2)), let inode = UInt64(text(3)) else {
                 return
             }
@@ -55,13 +63,34 @@ struct ListingCatalog {
             contentHex: contentHex, isLinked: status.linkCount > 1)
     }
 
+    /// Saves the catalog as a journal: appends a line for each job that is new or changed since
+    /// `previous` (the catalog as loaded) and `job \t -` for each job gone, so one new track writes
+    /// one line, not the 11 MB of 100,000 (an append cut short by a crash leaves a line that fails
+    /// to parse or does not match, which costs one re-hash). Rewrites the file whole (atomically,
+    /// sorted) instead when more than a third of its lines would be stale, or there is none.
+    func save(_ path: String, over previous: ListingCatalog) throws(FileError) {
+        var changes = ""
+        for (job, entry) in entries where previous.entries[job] != entry { changes += line(job, entry) }
+        for job in previous.entries.keys where entries[job] == nil { changes += TabSeparated.line([job, "-"]) }
+        guard !changes.isEmpty else { return }
+        let lines = previous.linesOnDisk + changes.utf8.count { $0 == 0x0A }
+        if previous.linesOnDisk > 0, (lines - entries.count) * 3 <= lines, FileStore.exists(path) {
+            try FileStore.append(Array(changes.utf8), to: path)
+        } else {
+            try save(path)
+        }
+    }
+
+    /// Writes the whole catalog atomically, one line per job, sorted.
     func save(_ path: String) throws(FileError) {
         var text = ""
         text.reserveCapacity(entries.count * 130)
-        for (job, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            let fields = [job, "\(entry.sizeBytes)", "\(entry.modificationNanoseconds)", "\(entry.inode)", entry.contentHex]
-            text += TabSeparated.line(entry.isLinked ? fields + ["linked"] : fields)
-        }
+        for (job, entry) in entries.sorted(by: { $0.key < $1.key }) { text += line(job, entry) }
         try FileStore.writeAtomically(Array(text.utf8), to: path)
+    }
+
+    private func line(_ job: String, _ entry: Entry) -> String {
+        let fields = [job, "\(entry.sizeBytes)", "\(entry.modificationNanoseconds)", "\(entry.inode)", entry.contentHex]
+        return TabSeparated.line(entry.isLinked ? fields + ["linked"] : fields)
     }
 }
