@@ -31,13 +31,26 @@ extension ListingBuilder {
     /// Finished jobs to draw again under the current settings: `lost`, whose images or record
     /// are missing (lost in a crash, deleted by hand), so that done always means listed; and
     /// `incomplete`, whose images were drawn with map tiles missing (offline, a locked file, a
-    /// server outage), so that they are redrawn once the tiles can be had.
+    /// server outage), so that they are redrawn once the tiles can be had. When the last check
+    /// found none and done/, thumbs/ and records/ have not changed since (`PublicationCheck`),
+    /// none are found without looking at each job's files.
     package func unpublishedJobs() throws(FileError) -> (lost: [String], incomplete: [String]) {
-        let scan = try scanDone(knownContent: [:], catalog: ListingCatalog.load(catalogPath))
+        let checkPath = store.stateDirectory + "/published"
+        // Taken before looking: a change made while this check runs moves them again.
+        let snapshots = [queue.layout.done, store.thumbsDirectory, store.recordsDirectory].map(DirectorySnapshot.take)
+        if let last = PublicationCheck.load(checkPath), last.holds(fingerprintHex: fingerprint.hex, current: snapshots) { return ([], []) }
+        let catalog = ListingCatalog.load(catalogPath)
+        let scan = try scanDone(knownContent: [:], catalog: catalog)
         var missing: [String] = [], incomplete: [String] = []
         for (keyHex, jobs) in scan.jobsByKey {
             guard let key = CacheKey(hex: keyHex) else { continue }
             if !store.isPublished(key) { missing += jobs } else if store.isIncomplete(key) { incomplete += jobs }
+        }
+        // A job with other links can change in place without moving done/'s times: never skipped.
+        if missing.isEmpty && incomplete.isEmpty && !scan.hasLinkedJobs {
+            try PublicationCheck(fingerprintHex: fingerprint.hex, snapshots: snapshots).save(checkPath)
+        } else {
+            try FileStore.remove(checkPath)
         }
         return (missing.sorted(), incomplete.sorted())
     }
