@@ -29,7 +29,9 @@ extension FileStore {
             }
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
-                    String(validating: UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))), as: UTF8.self)
+                    String(
+                        validating: UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))),
+                        as: UTF8.self)
                 }
             }
             if let name, name != ".", name != ".." { entries.append((name, UInt64(entry.pointee.d_ino))) }

@@ -146,7 +146,13 @@ package struct ListingBuilder: Sendable {
             prunePending = FileStore.exists(prunePendingPath)
             // Keeps the snapshots up to date (they settle), so the next refresh need not read done/.
             if report.pagesRemoved > 0 { newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory) }
-            if newStamp != previousStamp.map({ var stamp = $0; stamp.savedAtNanoseconds = 0; return stamp }) { try newStamp.save(stampPath) }
+            if newStamp
+                != previousStamp.map({
+                    var stamp = $0; stamp.savedAtNanoseconds = 0; return stamp
+                })
+            {
+                try newStamp.save(stampPath)
+            }
         } else {
             let rebuilt = try rebuild(
                 scan, redrawn: occasion.redrawn, site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report)

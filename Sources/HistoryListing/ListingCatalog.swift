@@ -40,11 +40,14 @@ struct ListingCatalog {
                 catalog.entries[TabSeparated.unescape(text(0))] = nil
                 return
             }
-            guard fields.count == 5 || fields.count == 6, fields[4].count == 64, let size = Int(text(1)), let mtime = Int64(text(2)), let inode = UInt64(text(3)) else {
+            guard fields.count == 5 || fields.count == 6, fields[4].count == 64, let size = Int(text(1)), let mtime = Int64(text(2)),
+                let inode = UInt64(text(3))
+            else {
                 return
             }
             catalog.entries[TabSeparated.unescape(text(0))] = Entry(
-                sizeBytes: size, modificationNanoseconds: mtime, inode: inode, contentHex: text(4), isLinked: fields.count == 6 && text(5) == "linked")
+                sizeBytes: size, modificationNanoseconds: mtime, inode: inode, contentHex: text(4), isLinked: fields.count == 6 && text(5) == "linked"
+            )
         }
         return catalog
     }

@@ -111,7 +111,9 @@ enum ListingBenchmark {
             getrusage(RUSAGE_SELF.rawValue, &usage)
             let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
             let io = (try? FileStore.readStream("/proc/self/io")).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let written = io.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+            let written = io.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap {
+                Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces))
+            }
             return Cost(cpuSeconds: cpu, bytesWritten: written ?? 0)
         }
 
