@@ -109,7 +109,9 @@ package struct ListingBuilder: Sendable {
         let doneSnapshot = DirectorySnapshot.take(queue.layout.done)
         let detailsSnapshot = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory)
         let detailsTrusted = previousStamp?.trusts(previousStamp?.details, now: detailsSnapshot) == true
-        if let unchanged = try unchangedSinceLastRefresh(occasion, previousStamp, settingsHex: settingsHex, doneSnapshot: doneSnapshot) {
+        if let unchanged = try unchangedSinceLastRefresh(
+            occasion, previousStamp, settingsHex: settingsHex, doneSnapshot: doneSnapshot, detailsSnapshot: detailsSnapshot)
+        {
             return unchanged
         }
         let catalog = ListingCatalog.load(catalogPath)
@@ -146,13 +148,7 @@ package struct ListingBuilder: Sendable {
             prunePending = FileStore.exists(prunePendingPath)
             // Keeps the snapshots up to date (they settle), so the next refresh need not read done/.
             if report.pagesRemoved > 0 { newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory) }
-            if newStamp
-                != previousStamp.map({
-                    var stamp = $0; stamp.savedAtNanoseconds = 0; return stamp
-                })
-            {
-                try newStamp.save(stampPath)
-            }
+            if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true { try newStamp.save(stampPath) }
         } else {
             let rebuilt = try rebuild(
                 scan, redrawn: occasion.redrawn, site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report)
@@ -178,9 +174,9 @@ package struct ListingBuilder: Sendable {
     /// (one `lstat` each) and the numbered pages swept. Nil when any of that does not hold, a
     /// published file needs writing again, or a prune is due (it needs every listed key).
     private func unchangedSinceLastRefresh(
-        _ occasion: ListingOccasion, _ previous: ListingStamp?, settingsHex: String, doneSnapshot: DirectorySnapshot?
+        _ occasion: ListingOccasion, _ previous: ListingStamp?, settingsHex: String, doneSnapshot: DirectorySnapshot?,
+        detailsSnapshot: DirectorySnapshot?
     ) throws(FileError) -> ListingReport? {
-        let detailsSnapshot = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory)
         guard let previous, occasion.knownContent.isEmpty, occasion.redrawn.isEmpty, !previous.hasLinkedJobs,
             previous.settingsHex == settingsHex, previous.trusts(previous.done, now: doneSnapshot),
             previous.trusts(previous.details, now: detailsSnapshot)

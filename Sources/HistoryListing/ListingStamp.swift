@@ -33,6 +33,13 @@ struct ListingStamp: Equatable {
         return recorded.isSettled(savedAtNanoseconds: savedAtNanoseconds)
     }
 
+    /// Whether `other` records the same (its save time aside): then there is nothing to save.
+    func records(sameAs other: ListingStamp) -> Bool {
+        var other = other
+        other.savedAtNanoseconds = savedAtNanoseconds
+        return self == other
+    }
+
     /// Reads the stamp; nil when there is none (a listing never completed, or a partial one).
     static func load(_ path: String) -> ListingStamp? {
         guard let bytes = try? FileStore.readFile(path, maximumBytes: 4096) else { return nil }
