@@ -59,6 +59,9 @@ extension ListingBuilder {
     /// not know), the fresh catalog, file times, and how many were hashed.
     func scanDone(knownContent: [String: SHA256Digest], catalog: ListingCatalog) throws(FileError) -> DoneScan {
         var scan = DoneScan()
+        scan.catalog.entries.reserveCapacity(catalog.entries.count + 16)
+        scan.jobsByKey.reserveCapacity(catalog.entries.count + 16)
+        scan.fileTimes.reserveCapacity(catalog.entries.count + 16)
         for (job, inode) in try FileStore.listDirectoryWithInodes(queue.layout.done) where !job.hasPrefix(".") {
             // Same name, same inode, no other links: the same bytes (see `ListingCatalog`), no lstat.
             if knownContent[job] == nil, let entry = catalog.entries[job], entry.inode == inode, !entry.isLinked {
@@ -107,6 +110,7 @@ extension ListingBuilder {
         var listed = ListedTracks(cache: ListingCache.load(cachePath))
         let previous = listed.cache.entries
         listed.cache.entries = [:]
+        listed.cache.entries.reserveCapacity(scan.jobsByKey.count)
         for (keyHex, jobs) in scan.jobsByKey {
             let sortedJobs = jobs.sorted()
             let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]

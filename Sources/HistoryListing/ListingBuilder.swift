@@ -237,14 +237,22 @@ package struct ListingBuilder: Sendable {
         return stamp.finalize().hex
     }
 
-    /// The stamp of a refresh's inputs: settings, page template and size, and every key with its jobs.
+    /// The stamp of a refresh's inputs: settings, page template and size, and every key with its
+    /// jobs. The keys are combined without sorting them (the SHA-256 of each key's line, added
+    /// word by word): sorting 100,000 keys cost ≈ 0.1 s a refresh, and a changed key still
+    /// changes the stamp but for a chance of 2^-256.
     private func stamp(_ jobsByKey: [String: [String]]) -> String {
-        var stamp = SHA256()
-        stamp.update(fingerprint.bytes)
-        stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\n")
-        for (key, jobs) in jobsByKey.sorted(by: { $0.key < $1.key }) {
-            stamp.update(key + "\t" + jobs.sorted().joined(separator: "\t") + "\n")
+        var sum: [UInt64] = [0, 0, 0, 0]
+        for (key, jobs) in jobsByKey {
+            let line = SHA256.hash(key + "\t" + (jobs.count == 1 ? jobs[0] : jobs.sorted().joined(separator: "\t")) + "\n")
+            for lane in 0..<4 {
+                let word = line.bytes[(lane * 8)..<(lane * 8 + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                sum[lane] &+= word
+            }
         }
+        var stamp = SHA256()
+        stamp.update(settingsStamp() + "\ntracks \(jobsByKey.count)\n")
+        stamp.update(sum.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } })
         return stamp.finalize().hex
     }
 }
