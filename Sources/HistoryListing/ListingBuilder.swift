@@ -123,7 +123,7 @@ package struct ListingBuilder: Sendable {
         }
         let stampHex = stamp(scan.jobsByKey)
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
-        let (manifestOnDisk, manifestLines) = site.loadManifestCountingLines()
+        let (manifestOnDisk, manifestLines) = site.loadManifest()
         var manifest = manifestOnDisk
         report.repaired = try site.verify(&manifest, checkingDetails: !detailsTrusted)
         let referenced: Set<String>
@@ -144,7 +144,7 @@ package struct ListingBuilder: Sendable {
             let removals = SitePlan.removals(from: manifest, liveDetails: referenced, pageCount: pageCount)
             report.pagesRemoved = try site.removeStale(
                 removals, liveDetails: referenced, pageCount: pageCount, manifest: &manifest, sweepingDetails: !detailsTrusted)
-            try site.saveManifest(manifest, over: manifestOnDisk, linesOnDisk: manifestLines)
+            try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
             prunePending = FileStore.exists(prunePendingPath)
             // Keeps the snapshots up to date (they settle), so the next refresh need not read done/.
             if report.pagesRemoved > 0 { newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory) }
@@ -153,7 +153,7 @@ package struct ListingBuilder: Sendable {
             let rebuilt = try rebuild(
                 scan, redrawn: occasion.redrawn, site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report)
             referenced = rebuilt.listed
-            try site.saveManifest(manifest, over: manifestOnDisk, linesOnDisk: manifestLines)
+            try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
             try rebuilt.cache.save(cachePath)
             // Pages written or removed: the folder as it is now, which the next refresh checks
             // page by page unless it has settled by then.
@@ -183,14 +183,16 @@ package struct ListingBuilder: Sendable {
         else { return nil }
         if occasion.pruneLimitNanoseconds != nil && FileStore.exists(prunePendingPath) { return nil }
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
-        let (manifestOnDisk, manifestLines) = site.loadManifestCountingLines()
+        // Only the index pages, parts and top files: the detail pages are as they were.
+        let (manifestOnDisk, manifestLines) = site.loadManifest(includingDetails: false)
+        guard !manifestLines.detailsInPages else { return nil }
         var manifest = manifestOnDisk
         guard try site.verify(&manifest, checkingDetails: false) == 0, SiteWriter.topFiles.allSatisfy({ manifest[$0] != nil }) else { return nil }
         var report = ListingReport()
         report.tracks = previous.trackCount
         let pageCount = (previous.trackCount + pageSize - 1) / pageSize
         report.pagesRemoved = try site.removeStale([], liveDetails: [], pageCount: pageCount, manifest: &manifest, sweepingDetails: false)
-        try site.saveManifest(manifest, over: manifestOnDisk, linesOnDisk: manifestLines)
+        try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
         report.pruned = try pruneIfDue(referenced: [], olderThan: occasion.pruneLimitNanoseconds, pending: false)
         return report
     }

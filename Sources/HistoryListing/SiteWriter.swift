@@ -71,63 +71,6 @@ struct SiteWriter {
         }
     }
 
-    /// The manifest, and how many lines its file holds, live or not: one line per file written,
-    /// `id \t digest [\t size \t mtime-ns \t inode]`; later lines for an id replace earlier ones
-    /// and `id \t -` removes it (`saveManifest(_:over:linesOnDisk:)`).
-    func loadManifestCountingLines() -> (manifest: [String: Entry], lines: Int) {
-        var manifest: [String: Entry] = [:]
-        var lines = 0
-        guard let bytes = try? FileStore.readFile(manifestPath, maximumBytes: 1 << 30) else { return (manifest, lines) }
-        manifest.reserveCapacity(bytes.count / 128)  // ~115 bytes a line
-        TabSeparated.forEachRecord(in: bytes) { fields in
-            lines += 1
-            guard fields.count == 2 || fields.count == 5 else { return }
-            func text(_ index: Int) -> String { String(decoding: bytes[fields[index]], as: UTF8.self) }
-            if fields.count == 2 && text(1) == "-" {
-                manifest[text(0)] = nil
-                return
-            }
-            guard let digest = UInt64(text(1), radix: 16) else { return }
-            let written = fields.count == 5 ? Written([text(2), text(3), text(4)]) : nil
-            if fields.count == 5 && written == nil { return }
-            manifest[text(0)] = Entry(digest: digest, written: written)
-        }
-        return (manifest, lines)
-    }
-
-    /// Saves the manifest as a journal: appends a line for each file written or re-checked since
-    /// `previous` (the manifest as loaded, with `linesOnDisk` lines) and `id \t -` for each file
-    /// gone, so one new track appends a few lines instead of rewriting 100,000. (An append cut
-    /// short by a crash leaves a line that does not parse or does not match its file: that file is
-    /// written again.) Rewrites the whole file instead when more than a third of its lines would be
-    /// stale, or there is none.
-    func saveManifest(_ manifest: [String: Entry], over previous: [String: Entry], linesOnDisk: Int) throws(FileError) {
-        var changes = ""
-        for (id, entry) in manifest where previous[id] != entry { changes += Self.line(id, entry) }
-        for id in previous.keys where manifest[id] == nil { changes += id + "\t-\n" }
-        guard !changes.isEmpty else { return }
-        let lines = linesOnDisk + changes.utf8.count { $0 == 0x0A }
-        if linesOnDisk > 0, (lines - manifest.count) * 3 <= lines, FileStore.exists(manifestPath) {
-            try FileStore.append(Array(changes.utf8), to: manifestPath)
-        } else {
-            try saveManifest(manifest)
-        }
-    }
-
-    /// Writes the whole manifest atomically, sorted.
-    func saveManifest(_ manifest: [String: Entry]) throws(FileError) {
-        var text = ""
-        text.reserveCapacity(manifest.count * 120)
-        for (id, entry) in manifest.sorted(by: { $0.key < $1.key }) { text += Self.line(id, entry) }
-        try FileStore.writeAtomically(Array(text.utf8), to: manifestPath)
-    }
-
-    private static func line(_ id: String, _ entry: Entry) -> String {
-        var text = id + "\t" + String(entry.digest, radix: 16)
-        if let written = entry.written { text += "\t\(written.sizeBytes)\t\(written.modificationNanoseconds)\t\(written.inode)" }
-        return text + "\n"
-    }
-
     /// Writes `files` (manifest ids, see `relativePath(ofEntry:)`) atomically, in order, and
     /// records each in `manifest` with its digest and what `lstat` says after the rename.
     func write(_ files: [SitePlan.File], recordingIn manifest: inout [String: Entry]) throws(FileError) {

@@ -27,7 +27,9 @@ enum ListingBenchmark {
         let occasion = ListingOccasion.listingCommand(queueCheckedAtNanoseconds: 0, queueIdle: false)
         if ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_WARM_ONLY"] != "1" {
             // Cold: as after a fresh checkout of Output/ without the listing's state.
-            for state in ["listing", "listing-cache", "pages", "catalog"] { try? FileStore.remove(store.stateDirectory + "/" + state) }
+            for state in ["listing", "listing-cache", "pages", "pages-tracks", "catalog", "published"] {
+                try? FileStore.remove(store.stateDirectory + "/" + state)
+            }
             try? FileManager.default.removeItem(atPath: store.root + "/tracks")
             let before = Cost.now()
             let cold = try timed { report = try builder.refresh(after: occasion) }
