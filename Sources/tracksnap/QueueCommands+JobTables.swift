@@ -73,7 +73,8 @@ extension QueueCommands {
                 under the given files and folders, recursively (dot-files and the queue itself are
                 skipped). Each becomes a job in DIR/new: a private read-only copy (0400; the queue's folders
                 are 0700). A file to be queued that was modified less than --settle seconds ago is looked
-                at again that long after the first look, and left for the next enqueue if it changed.
+                at again that long after (once more if it moved), and left for the next enqueue if it is
+                still changing.
                 Your files are never moved, modified or deleted. A file unchanged (size, mtime, inode)
                 since it was last queued is not queued again, so a nightly enqueue is cheap. A changed
                 file replaces its older version wherever that is in the queue (waiting, being rendered,
