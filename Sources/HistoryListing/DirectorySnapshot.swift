@@ -11,7 +11,9 @@ import FileStore
 /// changed again within the same tick of the file system's clock keeps its times, so a snapshot
 /// whose times are less than `settleNanoseconds` older than the moment the state was saved (by the
 /// file system's clock: the state file's own mtime) is not trusted, and the next refresh checks
-/// every file instead, and records a settled snapshot.
+/// every file instead, and records a settled snapshot. (done/ may sit on another file system than
+/// `Output/`, whose clock saves the state: a queue server's clock ahead of it only costs full
+/// checks; one behind it by more than the margin narrows the guard to that server's own tick.)
 struct DirectorySnapshot: Equatable {
     /// Modification time (ns).
     var modificationNanoseconds: Int64
