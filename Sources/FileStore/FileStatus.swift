@@ -20,6 +20,8 @@ package struct FileStatus: Sendable, Equatable {
     /// Status change time (`st_ctime`) in nanoseconds since the Unix epoch: set by a rename or
     /// a chmod, and unlike the mtime never copied from another file.
     package var statusChangeNanoseconds: Int64
+    /// Hard links to the inode (`st_nlink`): more than 1 for a file that is also elsewhere.
+    package var linkCount: Int
 
     /// What kind of file this is, in words: "a directory", "a FIFO", "a character device", ….
     package var kindDescription: String {
@@ -51,6 +53,7 @@ package struct FileStatus: Sendable, Equatable {
         device = UInt64(info.st_dev)
         mode = UInt32(info.st_mode)
         statusChangeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        linkCount = Int(info.st_nlink)
     }
 }
 

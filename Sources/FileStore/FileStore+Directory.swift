@@ -11,6 +11,34 @@ extension FileStore {
         try listDirectoryCheckingNames(path).names
     }
 
+    /// The names in a directory with their inode numbers (`d_ino`, from the listing itself: no
+    /// `stat` per entry), without "." and ".." and without names that are not UTF-8. A missing
+    /// directory is empty.
+    package static func listDirectoryWithInodes(_ path: String) throws(FileError) -> [(name: String, inode: UInt64)] {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw FileError("list", path)
+        }
+        defer { closedir(directory) }
+        var entries: [(name: String, inode: UInt64)] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw FileError("list", path) }
+                break
+            }
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
+                    String(
+                        validating: UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))),
+                        as: UTF8.self)
+                }
+            }
+            if let name, name != ".", name != ".." { entries.append((name, UInt64(entry.pointee.d_ino))) }
+        }
+        return entries
+    }
+
     /// The entries of a folder, and separately those whose names are not valid UTF-8 (shown with
     /// `\xNN` escapes): such a name has no exact `String`, so it could be neither opened nor
     /// reported under its own name otherwise.

@@ -44,7 +44,7 @@ struct IndexPages {
         let range = range(ofPage: number)
         var hash = ListingCache.digest("page \(number) of size \(pageSize) newer \(min(pageCount - number, 3))\n".utf8)
         hash = ListingCache.digest((range.lowerBound > 0 ? items[range.lowerBound - 1].month : "").utf8, seed: hash)
-        for index in range { hash = ListingCache.digest(withUnsafeBytes(of: items[index].digest) { Array($0) }, seed: hash) }
+        for index in range { hash = withUnsafeBytes(of: items[index].digest) { ListingCache.digest($0, seed: hash) } }
         return hash
     }
 

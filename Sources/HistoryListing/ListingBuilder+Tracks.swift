@@ -13,6 +13,8 @@ struct DoneScan {
     var fileTimes: [String: Int64] = [:]
     /// Jobs whose bytes were hashed because the catalog did not know them.
     var hashed = 0
+    /// Whether a job had more than one hard link (`ListingStamp.hasLinkedJobs`).
+    var hasLinkedJobs = false
 }
 
 /// The listing's tracks: the per-track cache brought up to date with done/.
@@ -29,13 +31,26 @@ extension ListingBuilder {
     /// Finished jobs to draw again under the current settings: `lost`, whose images or record
     /// are missing (lost in a crash, deleted by hand), so that done always means listed; and
     /// `incomplete`, whose images were drawn with map tiles missing (offline, a locked file, a
-    /// server outage), so that they are redrawn once the tiles can be had.
+    /// server outage), so that they are redrawn once the tiles can be had. When the last check
+    /// found none and done/, thumbs/ and records/ have not changed since (`PublicationCheck`),
+    /// none are found without looking at each job's files.
     package func unpublishedJobs() throws(FileError) -> (lost: [String], incomplete: [String]) {
-        let scan = try scanDone(knownContent: [:], catalog: ListingCatalog.load(catalogPath))
+        let checkPath = store.stateDirectory + "/published"
+        // Taken before looking: a change made while this check runs moves them again.
+        let snapshots = [queue.layout.done, store.thumbsDirectory, store.recordsDirectory].map(DirectorySnapshot.take)
+        if let last = PublicationCheck.load(checkPath), last.holds(fingerprintHex: fingerprint.hex, current: snapshots) { return ([], []) }
+        let catalog = ListingCatalog.load(catalogPath)
+        let scan = try scanDone(knownContent: [:], catalog: catalog)
         var missing: [String] = [], incomplete: [String] = []
         for (keyHex, jobs) in scan.jobsByKey {
             guard let key = CacheKey(hex: keyHex) else { continue }
             if !store.isPublished(key) { missing += jobs } else if store.isIncomplete(key) { incomplete += jobs }
+        }
+        // A job with other links can change in place without moving done/'s times: never skipped.
+        if missing.isEmpty && incomplete.isEmpty && !scan.hasLinkedJobs {
+            try PublicationCheck(fingerprintHex: fingerprint.hex, snapshots: snapshots).save(checkPath)
+        } else {
+            try FileStore.remove(checkPath)
         }
         return (missing.sorted(), incomplete.sorted())
     }
@@ -44,7 +59,16 @@ extension ListingBuilder {
     /// not know), the fresh catalog, file times, and how many were hashed.
     func scanDone(knownContent: [String: SHA256Digest], catalog: ListingCatalog) throws(FileError) -> DoneScan {
         var scan = DoneScan()
-        for job in try FileStore.listDirectory(queue.layout.done) where !job.hasPrefix(".") {
+        scan.catalog.entries.reserveCapacity(catalog.entries.count + 16)
+        scan.jobsByKey.reserveCapacity(catalog.entries.count + 16)
+        scan.fileTimes.reserveCapacity(catalog.entries.count + 16)
+        for (job, inode) in try FileStore.listDirectoryWithInodes(queue.layout.done) where !job.hasPrefix(".") {
+            // Same name, same inode, no other links: the same bytes (see `ListingCatalog`), no lstat.
+            if knownContent[job] == nil, let entry = catalog.entries[job], entry.inode == inode, !entry.isLinked {
+                scan.catalog.entries[job] = entry
+                add(job, contentHex: entry.contentHex, modificationNanoseconds: entry.modificationNanoseconds, to: &scan)
+                continue
+            }
             let path = queue.layout.done + "/" + job
             guard let status = try FileStore.status(path), status.isRegularFile else { continue }
             let contentHex: String
@@ -58,11 +82,17 @@ extension ListingBuilder {
                 scan.hashed += 1
             }
             scan.catalog.record(job: job, status: status, contentHex: contentHex)
-            let key = CacheKey(content: SHA256Digest(hex: contentHex)!, settings: fingerprint).hex
-            scan.jobsByKey[key, default: []].append(job)
-            scan.fileTimes[job] = status.modificationNanoseconds
+            add(job, contentHex: contentHex, modificationNanoseconds: status.modificationNanoseconds, to: &scan)
         }
         return scan
+    }
+
+    private func add(_ job: String, contentHex: String, modificationNanoseconds: Int64, to scan: inout DoneScan) {
+        guard let content = SHA256Digest(hex: contentHex) else { return }
+        let key = CacheKey(content: content, settings: fingerprint).hex
+        scan.jobsByKey[key, default: []].append(job)
+        scan.fileTimes[job] = modificationNanoseconds
+        if scan.catalog.entries[job]?.isLinked == true { scan.hasLinkedJobs = true }
     }
 
     /// Whether the published site lists any track (its index and at least one image).
@@ -80,6 +110,7 @@ extension ListingBuilder {
         var listed = ListedTracks(cache: ListingCache.load(cachePath))
         let previous = listed.cache.entries
         listed.cache.entries = [:]
+        listed.cache.entries.reserveCapacity(scan.jobsByKey.count)
         for (keyHex, jobs) in scan.jobsByKey {
             let sortedJobs = jobs.sorted()
             let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]

@@ -39,6 +39,9 @@ struct ListingCache {
         guard let bytes = try? FileStore.readFile(path, maximumBytes: 8 << 30) else { return cache }
         let header = Array(templateVersion.utf8) + [0x0A]
         guard bytes.starts(with: header) else { return cache }
+        // Growing a 100,000-entry dictionary rehashes every key many times over: reserve for
+        // ~2 KB a line (the cards and JSON of a track).
+        cache.entries.reserveCapacity(bytes.count / 2048)
         TabSeparated.forEachRecord(in: bytes, from: header.count, maximumFields: 8) { fields in
             cache.linesOnDisk += 1
             func text(_ index: Int) -> String { String(decoding: bytes[fields[index]], as: UTF8.self) }

@@ -63,7 +63,7 @@ struct SitePlan {
             if manifest[pageName]?.digest != pageDigest { pages.append(File(id: pageName, digest: pageDigest, bytes: index.page(number))) }
             let partPath = SiteWriter.partPath(number)
             let partDigest = range.reduce(ListingCache.digest("part \(number)".utf8)) { hash, position in
-                ListingCache.digest(withUnsafeBytes(of: items[position].digest) { Array($0) }, seed: hash)
+                withUnsafeBytes(of: items[position].digest) { ListingCache.digest($0, seed: hash) }
             }
             if manifest[partPath]?.digest != partDigest {
                 parts.append(File(id: partPath, digest: partDigest, bytes: IndexDocument.part(number, tracks: range.lazy.map { items[$0].json })))

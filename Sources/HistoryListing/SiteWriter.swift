@@ -35,8 +35,11 @@ struct SiteWriter {
     /// Where the file a manifest entry names is, relative to `root`: a detail page for a track id
     /// (64 hex digits), else the entry's own name (`page-N.html`, `index/part-N.json`, a top file).
     static func relativePath(ofEntry id: String) -> String {
-        id.utf8.count == 64 && !id.contains("/") ? detailDirectory + "/" + id + ".html" : id
+        isDetailID(id) ? detailDirectory + "/" + id + ".html" : id
     }
+
+    /// Whether a manifest id names a detail page (a track id: 64 characters, no "/").
+    static func isDetailID(_ id: String) -> Bool { id.utf8.count == 64 && !id.contains("/") }
 
     /// What the manifest keeps per file: the digest of the inputs it was written from, and what
     /// `lstat` said right after it was written, so that a file deleted, edited or replaced since is
@@ -68,32 +71,6 @@ struct SiteWriter {
         }
     }
 
-    /// The manifest: one line per file written, `id \t digest [\t size \t mtime-ns \t inode]`.
-    func loadManifest() -> [String: Entry] {
-        var manifest: [String: Entry] = [:]
-        guard let bytes = try? FileStore.readFile(manifestPath, maximumBytes: 1 << 30) else { return manifest }
-        TabSeparated.forEachRecord(in: bytes) { fields in
-            guard fields.count == 2 || fields.count == 5 else { return }
-            func text(_ index: Int) -> String { String(decoding: bytes[fields[index]], as: UTF8.self) }
-            guard let digest = UInt64(text(1), radix: 16) else { return }
-            let written = fields.count == 5 ? Written([text(2), text(3), text(4)]) : nil
-            if fields.count == 5 && written == nil { return }
-            manifest[text(0)] = Entry(digest: digest, written: written)
-        }
-        return manifest
-    }
-
-    func saveManifest(_ manifest: [String: Entry]) throws(FileError) {
-        var text = ""
-        text.reserveCapacity(manifest.count * 120)
-        for (id, entry) in manifest.sorted(by: { $0.key < $1.key }) {
-            text += id + "\t" + String(entry.digest, radix: 16)
-            if let written = entry.written { text += "\t\(written.sizeBytes)\t\(written.modificationNanoseconds)\t\(written.inode)" }
-            text += "\n"
-        }
-        try FileStore.writeAtomically(Array(text.utf8), to: manifestPath)
-    }
-
     /// Writes `files` (manifest ids, see `relativePath(ofEntry:)`) atomically, in order, and
     /// records each in `manifest` with its digest and what `lstat` says after the rename.
     func write(_ files: [SitePlan.File], recordingIn manifest: inout [String: Entry]) throws(FileError) {
@@ -113,10 +90,13 @@ struct SiteWriter {
     /// changed or replaced since it was written (size, modification time or inode differ), is
     /// dropped, so the refresh writes the file again. Entries from an older manifest get what is
     /// found. Returns how many were dropped. (Cost: one `lstat` per page; the alternative, reading
-    /// and hashing every page, is what a cold listing costs.)
-    func verify(_ manifest: inout [String: Entry]) throws(FileError) -> Int {
+    /// and hashing every page, is what a cold listing costs.) Without `checkingDetails`, detail
+    /// pages are taken as written: the caller found their folder as the last complete listing left
+    /// it (`ListingStamp`), which saves 100,000 `lstat` calls at 100,000 tracks.
+    func verify(_ manifest: inout [String: Entry], checkingDetails: Bool = true) throws(FileError) -> Int {
         var damaged = 0
         for (id, entry) in manifest {
+            if !checkingDetails && Self.isDetailID(id) { continue }
             let status = try FileStore.status(root + "/" + Self.relativePath(ofEntry: id))
             guard let status, status.isRegularFile else {
                 manifest[id] = nil
@@ -148,7 +128,9 @@ struct SiteWriter {
     /// Carries out `plan`: the detail pages (`detailPages`, rendered from the plan's
     /// `detailPages`), then the parts and numbered pages, then the top files, each batch written
     /// atomically and recorded in `manifest`; then removes what the listing no longer has.
-    func apply(_ plan: SitePlan, detailPages: [SitePlan.File], manifest: inout [String: Entry]) throws(FileError) -> Applied {
+    func apply(
+        _ plan: SitePlan, detailPages: [SitePlan.File], manifest: inout [String: Entry], sweepingDetails: Bool = true
+    ) throws(FileError) -> Applied {
         try prepare()
         var applied = Applied()
         for files in [detailPages, plan.indexFiles, plan.topFiles] {
@@ -156,7 +138,8 @@ struct SiteWriter {
             applied.filesWritten += files.count
             applied.bytesWritten += files.reduce(0) { $0 + $1.bytes.count }
         }
-        applied.filesRemoved = try removeStale(plan.removals, liveDetails: plan.liveDetails, pageCount: plan.pageCount, manifest: &manifest)
+        applied.filesRemoved = try removeStale(
+            plan.removals, liveDetails: plan.liveDetails, pageCount: plan.pageCount, manifest: &manifest, sweepingDetails: sweepingDetails)
         return applied
     }
 
@@ -165,11 +148,21 @@ struct SiteWriter {
     /// past `pageCount`, whether a manifest names them or not (a refresh that died after writing
     /// pages and before its manifest left them unnamed). Returns how many files were removed.
     /// Only names this writer makes are touched (`tracks/<64 hex>.html`, `page-N.html`,
-    /// `index/part-N.json`).
-    func removeStale(_ removals: [String], liveDetails: Set<String>, pageCount: Int, manifest: inout [String: Entry]) throws(FileError) -> Int {
+    /// `index/part-N.json`). Without `sweepingDetails` the folder of detail pages is not listed
+    /// (the caller found it as the last complete listing left it, so it holds no page a manifest
+    /// does not name): the detail pages among `removals` are removed by name.
+    func removeStale(
+        _ removals: [String], liveDetails: Set<String>, pageCount: Int, manifest: inout [String: Entry], sweepingDetails: Bool = true
+    ) throws(FileError) -> Int {
         for id in removals { manifest[id] = nil }
         var removed = 0
-        for name in try FileStore.listDirectory(root + "/" + Self.detailDirectory) where name.hasSuffix(".html") {
+        if !sweepingDetails {
+            for id in removals where Self.isDetailID(id) && !liveDetails.contains(id) && FileStore.exists(detailPath(id)) {
+                try FileStore.remove(detailPath(id))
+                removed += 1
+            }
+        }
+        for name in try sweepingDetails ? FileStore.listDirectory(root + "/" + Self.detailDirectory) : [] where name.hasSuffix(".html") {
             let id = String(name.dropLast(5))
             guard id.utf8.count == 64, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), !liveDetails.contains(id)
             else { continue }

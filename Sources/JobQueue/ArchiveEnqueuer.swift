@@ -61,8 +61,9 @@ package struct EnqueueReport: Sendable, Equatable {
 /// track was quarantined and pruned from the site. A link also kept the user's permission bits
 /// and changed under the queue when the file was edited. A copy costs the archive's size once.
 ///
-/// A file modified within the settle time may still be being written: enqueue waits until it is
-/// settle-old and checks that its size and time did not move, as the run does for drop-ins.
+/// A file modified within the settle time may still be being written: enqueue looks at it twice,
+/// `settleSeconds` apart, and queues it only if nothing moved between the looks
+/// (`ArchiveEnqueuer+Settle.swift`).
 package struct ArchiveEnqueuer: Sendable {
     /// File name endings queued from an archive (case-insensitive). Content decides the format;
     /// this only keeps READMEs and photos out of the queue.
@@ -96,7 +97,6 @@ package struct ArchiveEnqueuer: Sendable {
         var index = ArchiveIndex.load(queue.layout.archiveIndex)
         var report = EnqueueReport()
         let queueRoot = Self.absolute(queue.layout.root)
-        let now = FileStore.nowNanoseconds()
         // new/ read once: copies of a job given back with counts (NAME~a1) are superseded too.
         var readyFileNames: [String: [String]] = [:]
         for fileName in try FileStore.listDirectory(queue.layout.new) where !JobName.isIgnored(fileName) {
@@ -104,6 +104,7 @@ package struct ArchiveEnqueuer: Sendable {
         }
         var stagedInodes: [String: UInt64] = [:]
         for path in paths {
+            let firstLook = FileStore.nowNanoseconds()
             guard let status = try FileStore.statusFollowingLinks(path) else { throw FileError("find", path, code: 2) }
             var files: [(String, FileStatus)] = []
             if status.isDirectory {
@@ -113,23 +114,7 @@ package struct ArchiveEnqueuer: Sendable {
             } else {
                 report.skipped.append(EnqueueReport.Skip(path: path, reason: "not a regular file (\(status.kindDescription))"))
             }
-            // Files still being written: wait until the youngest is settle-old, then keep those
-            // that did not change meanwhile.
-            let youngest = files.map { $0.1.modificationNanoseconds }.max() ?? 0
-            let waitSeconds = queue.settleSeconds - Double(now - youngest) / 1e9
-            if waitSeconds > 0 {
-                usleep(UInt32(min(waitSeconds, 60) * 1_000_000))
-                files = files.filter { file, status in
-                    let recent = Double(now - status.modificationNanoseconds) / 1e9 < queue.settleSeconds
-                    guard recent else { return true }
-                    let later = (try? FileStore.statusFollowingLinks(file)) ?? nil
-                    guard let later, later.sizeBytes == status.sizeBytes, later.modificationNanoseconds == status.modificationNanoseconds else {
-                        report.stillChanging.append(file)
-                        return false
-                    }
-                    return true
-                }
-            }
+            files = settle(files, index: index, firstLookNanoseconds: firstLook, report: &report)
             for (file, status) in files {
                 if status.sizeBytes > maximumFileBytes {
                     report.skipped.append(

@@ -27,24 +27,41 @@ enum ListingBenchmark {
         let occasion = ListingOccasion.listingCommand(queueCheckedAtNanoseconds: 0, queueIdle: false)
         if ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_WARM_ONLY"] != "1" {
             // Cold: as after a fresh checkout of Output/ without the listing's state.
-            for state in ["listing", "listing-cache", "pages", "catalog"] { try? FileStore.remove(store.stateDirectory + "/" + state) }
+            for state in ["listing", "listing-cache", "pages", "pages-tracks", "catalog", "published"] {
+                try? FileStore.remove(store.stateDirectory + "/" + state)
+            }
             try? FileManager.default.removeItem(atPath: store.root + "/tracks")
+            let before = Cost.now()
             let cold = try timed { report = try builder.refresh(after: occasion) }
-            print("  cold (hash every job, read every record, write every page): \(format(cold, 2)) s, \(report.pagesWritten) files")
+            print(
+                "  cold (hash every job, read every record, write every page): \(format(cold, 2)) s (\(Cost.now() - before)), \(report.pagesWritten) files"
+            )
         }
         var unchanged: [Double] = [], added: [Double] = [], forced: [Double] = []
+        var cost = (unchanged: Cost(), added: Cost(), forced: Cost())
         var next = count
         while FileStore.exists(queue.layout.done + "/track-\(next).gpx") { next += 1 }
         for _ in 0..<runs {
+            // Refreshes seconds apart, as runs are: a folder changed less than
+            // `DirectorySnapshot.settleNanoseconds` before a refresh is checked file by file by the
+            // next one (the cost of an immediate rerun, printed as "forced" for the worst case).
+            Thread.sleep(forTimeInterval: 2.1)
+            var before = Cost.now()
             unchanged.append(try timed { report = try builder.refresh(after: occasion) })
+            cost.unchanged = Cost.now() - before
             try populate(queue: queue, store: store, range: next..<(next + 1))
             next += 1
+            Thread.sleep(forTimeInterval: 2.1)
+            before = Cost.now()
             added.append(try timed { report = try builder.refresh(after: occasion) })
+            cost.added = Cost.now() - before
             let addedPages = report.pagesWritten, addedBytes = report.bytesWritten
             try FileStore.remove(store.stateDirectory + "/listing")
+            before = Cost.now()
             forced.append(try timed { report = try builder.refresh(after: occasion) })
+            cost.forced = Cost.now() - before
             print(
-                "  run: unchanged \(format(unchanged.last!, 3)) s; one new track \(format(added.last!, 3)) s (\(addedPages) files, \(addedBytes / 1000) KB); forced \(format(forced.last!, 3)) s"
+                "  run: unchanged \(format(unchanged.last!, 3)) s (\(cost.unchanged)); one new track \(format(added.last!, 3)) s (\(cost.added); pages: \(addedPages) files, \(addedBytes / 1000) KB); forced \(format(forced.last!, 3)) s (\(cost.forced))"
             )
         }
         print(
@@ -83,6 +100,30 @@ enum ListingBenchmark {
             "end_time":END,"fixes":3600,"fixes_drawn":400,"fixes_kept":3590,"format":"gpx","id":"KEY","images":[\(images.joined(separator: ","))],\
             "moving_distance_m":10234.5,"moving_time_s":3400,"name":"NAME","segments":1,"start_lon_lat":[8.5,47.3],"start_time":START}
             """
+    }
+
+    /// CPU time and bytes written (`/proc/self/io` wchar: every `write`, state files included) of
+    /// this process: wall time alone says little on a machine other work shares.
+    struct Cost: CustomStringConvertible {
+        var cpuSeconds = 0.0
+        var bytesWritten = 0
+
+        static func now() -> Cost {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            let io = (try? FileStore.readStream("/proc/self/io")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let written = io.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap {
+                Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces))
+            }
+            return Cost(cpuSeconds: cpu, bytesWritten: written ?? 0)
+        }
+
+        static func - (later: Cost, earlier: Cost) -> Cost {
+            Cost(cpuSeconds: later.cpuSeconds - earlier.cpuSeconds, bytesWritten: later.bytesWritten - earlier.bytesWritten)
+        }
+
+        var description: String { "cpu \(format(cpuSeconds, 3)) s, \(format(Double(bytesWritten) / 1e6, 2)) MB written" }
     }
 
     private static func timed(_ body: () throws -> Void) throws -> Double {

@@ -1,3 +1,5 @@
+import JobQueue
+
 /// `tracksnap enqueue`.
 struct EnqueueRequest {
     /// The files and folders to queue.
@@ -8,6 +10,9 @@ struct EnqueueRequest {
     var quiet = false
     /// `--mirror`: forget the jobs of archive files that are gone.
     var mirror = false
+    /// `--settle`: seconds between the two looks at a freshly modified file. Default: 1
+    /// (`ArchiveEnqueuer.defaultSettleSeconds`, which says why).
+    var settleSeconds = ArchiveEnqueuer.defaultSettleSeconds
 }
 
 /// `tracksnap status`.
@@ -54,13 +59,22 @@ extension QueueCommands {
                         nothing is forgotten (exit 1)
                         """,
                     sets: \.mirror),
+                .number(
+                    "--settle", value: "S", in: 0...60, unit: "seconds",
+                    help: """
+                        look twice, S seconds apart, at a file to be queued that was modified less than S seconds ago, and queue it \
+                        only if it did not change between the looks (the default suffices: a producer still writing moves the file within a \
+                        second; 0 for producers that rename finished files into place, such as rsync)
+                        """,
+                    into: \.settleSeconds),
             ],
             description: """
                 Queues every track file (.gpx .tcx .fit .kml .kmz .geojson .json .csv, optionally .gz)
                 under the given files and folders, recursively (dot-files and the queue itself are
                 skipped). Each becomes a job in DIR/new: a private read-only copy (0400; the queue's folders
-                are 0700). A file modified in the last 3 seconds is waited for, and left for the next
-                enqueue if it is still changing.
+                are 0700). A file to be queued that was modified less than --settle seconds ago is looked
+                at again that long after (once more if it moved), and left for the next enqueue if it is
+                still changing.
                 Your files are never moved, modified or deleted. A file unchanged (size, mtime, inode)
                 since it was last queued is not queued again, so a nightly enqueue is cheap. A changed
                 file replaces its older version wherever that is in the queue (waiting, being rendered,

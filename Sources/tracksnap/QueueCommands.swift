@@ -15,7 +15,8 @@ enum QueueCommands {
         for path in request.paths where !FileStore.exists(path) {
             throw UsageError(message: "enqueue: no such file or folder '\(path)'")
         }
-        let queue = JobQueue(root: request.jobsDirectory)
+        var queue = JobQueue(root: request.jobsDirectory)
+        queue.settleSeconds = request.settleSeconds
         var enqueuer = ArchiveEnqueuer(queue: queue)
         enqueuer.maximumFileBytes = RenderOptions().limits.maximumInputBytes
         enqueuer.mirrors = request.mirror

@@ -1,0 +1,112 @@
+import FileStore
+import Foundation
+import Testing
+
+/// The listing's own state (the stamp with its folder snapshots, the catalog and page-manifest
+/// journals): a kill -9 at any write, rename, unlink or fsync of a refresh leaves a site that the
+/// next listing repairs to exactly what an uninterrupted listing writes (issue 24).
+@Suite(.serialized) struct ListingCrashTests {
+    static let strace = "/usr/bin/strace"
+
+    /// One group of system calls strace kills the listing at, counted together by position.
+    static let syscallGroups = ["write,pwrite64", "rename,renameat,renameat2", "unlink,unlinkat", "fsync,fdatasync"]
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: strace)))
+    func killNineAtEveryStepOfAListingLeavesASiteTheNextListingRepairs() throws {
+        let sandbox = try RunSandbox()
+        try sandbox.writeTracks(5, fixCount: 60)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
+        let listedFive = sandbox.root + "/listed-five"
+        try copy(sandbox.output, to: listedFive)
+        try sandbox.writeTracks(1, fixCount: 60, seed: 40, prefix: "new")
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
+        // The start: the new track acked and published, the site and the listing's state as
+        // before it (a run killed before its listing).
+        let start = sandbox.root + "/start"
+        try copy(listedFive, to: start)
+        for folder in ["thumbs", ".tracksnap/records"] {
+            try FileManager.default.removeItem(atPath: start + "/" + folder)
+            try copy(sandbox.output + "/" + folder, to: start + "/" + folder)
+        }
+        try restore(start, into: sandbox)
+        try listing(sandbox)
+        let expected = try publishedFiles(sandbox.output)
+        #expect(sandbox.listedTracks().count == 6 && expected.keys.contains { $0.hasPrefix("tracks/") })
+
+        var kills = 0
+        for group in Self.syscallGroups {
+            for step in 1...400 {
+                try restore(start, into: sandbox)
+                let killed = try listingKilled(sandbox, at: group, step: step)
+                #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
+                try listing(sandbox)
+                #expect(try publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
+                guard killed else { break }
+                kills += 1
+            }
+        }
+        #expect(kills > 20, "the listing was killed only \(kills) times: the test no longer reaches its writes")
+
+        // The state a repair left serves the next refreshes: once the folders have settled, an
+        // unchanged listing changes nothing, and a deleted detail page is written again.
+        Thread.sleep(forTimeInterval: 2.1)
+        try listing(sandbox)
+        #expect(try publishedFiles(sandbox.output) == expected)
+        let detail = try #require(expected.keys.first { $0.hasPrefix("tracks/") })
+        try FileStore.remove(sandbox.output + "/" + detail)
+        try listing(sandbox)
+        #expect(try publishedFiles(sandbox.output) == expected)
+    }
+
+    /// `tracksnap listing` over the sandbox (page size 2), which must succeed.
+    private func listing(_ sandbox: RunSandbox) throws {
+        let result = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// `tracksnap listing` under strace, killed (SIGKILL) at the `step`-th call of the system
+    /// calls in `group`; false when it finished before that.
+    private func listingKilled(_ sandbox: RunSandbox, at group: String, step: Int) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.strace)
+        process.arguments =
+            ["-o", "/dev/null", "-e", "inject=\(group):signal=KILL:when=\(step)", "--", RunSandbox.binary]
+            + ["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2", "--style", sandbox.thumbnailsOnlyStyle]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + SIGKILL
+    }
+
+    /// Every file a reader of `output` can see (no dot-path), by relative path.
+    private func publishedFiles(_ output: String) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        guard let enumerator = FileManager.default.enumerator(atPath: output) else { return files }
+        while let relative = enumerator.nextObject() as? String {
+            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: output + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            files[relative] = try FileStore.readFile(output + "/" + relative)
+        }
+        return files
+    }
+
+    /// Replaces the sandbox's Output/ with a copy of `folder`.
+    private func restore(_ folder: String, into sandbox: RunSandbox) throws {
+        try? FileManager.default.removeItem(atPath: sandbox.output)
+        try copy(folder, to: sandbox.output)
+    }
+
+    /// `cp -a`: modes and times kept.
+    private func copy(_ source: String, to destination: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/cp")
+        process.arguments = ["-a", source, destination]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "cp -a \(source) \(destination)")
+    }
+}
