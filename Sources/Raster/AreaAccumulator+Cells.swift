@@ -68,11 +68,7 @@ extension AreaAccumulator {
         var x = first
         while x <= last {
             if x + 8 <= last + 1 {
-                let words = UnsafeRawPointer(cells + x)
-                let bits =
-                    words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                    | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                if bits == 0 {
+                if Self.eightCellsAreZero(cells + x) {
                     if level != 0 { marker.mark(row: row, first: x, last: x + 7) }
                     if level == 255 {
                         (output + x).update(repeating: 255, count: 8)
@@ -95,6 +91,15 @@ extension AreaAccumulator {
                 x += 1
             }
         }
+    }
+
+    /// Whether the eight cells at `cells` are all +0, read as four 64-bit words: the cells between
+    /// edges, which add nothing to the running sum (a −0 only sends its eight down the slower path).
+    @inline(__always)
+    static func eightCellsAreZero(_ cells: UnsafeMutablePointer<Float>) -> Bool {
+        let words = UnsafeRawPointer(cells)
+        return words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0
     }
 
     /// Adds every edge of a checked ring (finite, within ±1e300) to the cells.

@@ -169,11 +169,7 @@ extension IndexedCanvas: Blitter {
                 var x = first
                 while x <= last {
                     if x + 8 <= last + 1 {
-                        let words = UnsafeRawPointer(cells + x)
-                        let bits =
-                            words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                            | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                        if bits == 0 {
+                        if AreaAccumulator.eightCellsAreZero(cells + x) {
                             // Between edges the coverage stays that of the cell before.
                             if coverage == 255, let index = blender.opaqueIndex {
                                 (target + x).update(repeating: index, count: 8)

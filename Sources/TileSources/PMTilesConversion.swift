@@ -101,7 +101,9 @@ package enum PMTilesConversion {
     /// The metadata as a JSON object: each field but the header's as a string, then the members
     /// of `json` (which must be an object) as they are written there.
     static func metadataJSON(_ metadata: [String: String], input: String) throws(TileProblem) -> [UInt8] {
-        var members = metadata.filter { !headerFields.contains($0.key) }.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\(quoted($0.value))" }
+        var members = metadata.filter { !headerFields.contains($0.key) }.sorted { $0.key < $1.key }.map {
+            "\(JSONValue.quoted($0.key)):\(JSONValue.quoted($0.value))"
+        }
         if let json = metadata["json"], !json.allSatisfy(\.isWhitespace) {
             let parsed: JSONValue
             do throws(JSONParseError) {
@@ -116,23 +118,6 @@ package enum PMTilesConversion {
             if !inner.isEmpty { members.append(inner) }
         }
         return Array(("{" + members.joined(separator: ",") + "}").utf8)
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u00" + String(scalar.value >> 4, radix: 16) + String(scalar.value & 15, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -95,16 +95,22 @@ import VectorTiles
         return path
     }
 
-    @Test(arguments: cases.indices)
-    func matchesTheGoldenImage(index: Int) throws {
-        let (schema, dark, track, trackName, width, height, scale) = Self.cases[index]
-        let (path, tiles) = try Self.tiles(schema)
+    /// The render options of a golden scene over the tiles at `path`.
+    static func options(path: String, dark: Bool, width: Int, height: Int, scale: Double) -> RenderOptions {
         var options = RenderOptions()
         options.widthPoints = width
         options.heightPoints = height
         options.scale = scale
         options.style = SnapshotStyle(theme: dark ? .dark : .light)
         options.basemap = BasemapSettings(source: path)
+        return options
+    }
+
+    @Test(arguments: cases.indices)
+    func matchesTheGoldenImage(index: Int) throws {
+        let (schema, dark, track, trackName, width, height, scale) = Self.cases[index]
+        let (path, tiles) = try Self.tiles(schema)
+        let options = Self.options(path: path, dark: dark, width: width, height: height, scale: scale)
         let snapshot = try SnapshotRenderer.render(trackBytes: Array(track.utf8), options: options, tiles: tiles)
         let report = try #require(snapshot.info.basemap)
         #expect(report.kind == "vector" && report.tilesFailed == 0 && report.tilesAbsent == 0, "\(report)")

@@ -18,12 +18,7 @@ import Testing
         for (schema, dark, track, _, width, height, scale) in VectorGoldenImageTests.cases {
             let (path, tiles) = try VectorGoldenImageTests.tiles(schema)
             func render(trueColor: Bool) throws -> [UInt8] {
-                var options = RenderOptions()
-                options.widthPoints = width
-                options.heightPoints = height
-                options.scale = scale
-                options.style = SnapshotStyle(theme: dark ? .dark : .light)
-                options.basemap = BasemapSettings(source: path)
+                var options = VectorGoldenImageTests.options(path: path, dark: dark, width: width, height: height, scale: scale)
                 if trueColor { options.png.layout = .trueColor }
                 return try SnapshotRenderer.render(trackBytes: Array(track.utf8), options: options, tiles: tiles).png
             }

@@ -13,6 +13,9 @@
 extern "C" {
 #endif
 
+/// The 64 round constants K0…K63 (FIPS 180-4 §4.2.2), for the portable Swift rounds too.
+const uint32_t *tsnap_sha256_round_constants(void);
+
 /// 1 when this processor has the SHA extensions (and the SSSE3 and SSE4.1 the code also uses), else 0.
 int tsnap_sha256_hardware_available(void);
 
