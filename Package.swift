@@ -68,7 +68,7 @@ let package = Package(
             name: "StyleFile",
             dependencies: ["JSONDocument", "ThumbnailCache", "SnapshotRendering", "TrackFormats", "Raster", "MapTiles", "ContentHash"]),
         .target(
-            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones"]),
+            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones", "JSONDocument"]),
         .target(
             name: "BatchRun",
             dependencies: [
@@ -77,7 +77,7 @@ let package = Package(
             ]),
         .target(
             name: "TrackSynthesis",
-            dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG"]),
+            dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG", "JSONDocument"]),
         .executableTarget(
             name: "tracksnap",
             dependencies: ["SnapshotRendering", "StyleFile", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles", "MapStyle"]),

@@ -1,3 +1,4 @@
+import JSONDocument
 import ThumbnailCache
 
 /// The two pieces of the listing that depend on one track only: its object in `index.json` and
@@ -126,28 +127,8 @@ struct TrackFragments {
 
 /// JSON text for strings and numbers.
 enum JSONText {
-    /// A JSON string literal: quotes, backslashes and control characters escaped; `/` kept.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (`JSONValue.quoted`).
+    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 
     /// The shortest text that reads back as the same double ("12", "0.5", "1e-07"); non-finite
     /// values (never produced by the renderer) as null.

@@ -1,8 +1,11 @@
 extension JSONValue {
     /// `text` as a JSON string literal, quotes included: `"`, `\` and the control characters
-    /// escaped (RFC 8259 §7), everything else as it is.
+    /// escaped (RFC 8259 §7), and U+2028 and U+2029 too (so the text is also a JavaScript string
+    /// literal); `/` and everything else as it is. The one JSON string writer: the site's
+    /// `index.json` and records, PMTiles metadata and the test tracks' GeoJSON all use it.
     public static func quoted(_ text: String) -> String {
         var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -10,8 +13,13 @@ extension JSONValue {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u00" + String(scalar.value >> 4, radix: 16) + String(scalar.value & 15, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""

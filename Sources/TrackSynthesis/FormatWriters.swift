@@ -1,3 +1,4 @@
+import JSONDocument
 import TrackModel
 
 /// Writes tracks as TCX, KML and GeoJSON text, for the conformance corpus, fuzzing seeds and
@@ -89,22 +90,6 @@ extension TrackWriters {
         return "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{\(properties)},\"geometry\":\(geometry)}]}\n"
     }
 
-    /// JSON string escaping.
-    package static func jsonEscape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let digits = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// JSON string escaping: `JSONValue.quoted` without the quotes.
+    package static func jsonEscape(_ text: String) -> String { String(JSONValue.quoted(text).dropFirst().dropLast()) }
 }
