@@ -22,6 +22,15 @@ package struct DensityGrid: Sendable, Equatable {
         counts = [UInt32](repeating: 0, count: width * height)
     }
 
+    /// A grid with counts already made (a kept state).
+    init(width: Int, height: Int, counts: [UInt32], trackCount: Int) {
+        precondition(counts.count == width * height, "one count a pixel")
+        self.width = width
+        self.height = height
+        self.counts = counts
+        self.trackCount = trackCount
+    }
+
     /// The tracks that passed pixel (x, y).
     package func count(x: Int, y: Int) -> UInt32 { counts[y * width + x] }
 

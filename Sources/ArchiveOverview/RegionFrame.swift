@@ -47,6 +47,14 @@ package struct RegionFrame: Sendable, Equatable {
         mapRect = Self.fit(bounds, width: widthPoints, height: heightPoints, latitude: latitudeDegrees, options: options).mapRect
     }
 
+    /// A frame from its parts (a kept state).
+    init(widthPoints: Int, heightPoints: Int, mapRect: MapRect, latitudeDegrees: Double) {
+        self.widthPoints = widthPoints
+        self.heightPoints = heightPoints
+        self.mapRect = mapRect
+        self.latitudeDegrees = latitudeDegrees
+    }
+
     /// The viewport at `scale` device pixels per point.
     package func viewport(scale: Double) -> Viewport {
         Viewport(

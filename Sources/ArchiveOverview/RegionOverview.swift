@@ -15,16 +15,24 @@ package struct RegionOverview: Sendable {
     package private(set) var grids: [DensityGrid]
     /// Distance of the tracks drawn, whole metres (summed as integers so that removing a track
     /// restores the total exactly).
-    package private(set) var distanceMeters = 0
+    package internal(set) var distanceMeters = 0
+    /// The ids of the tracks drawn.
+    package internal(set) var members: Set<String> = []
     private var tracers: [FootprintTracer]
 
     /// An empty region picture for `frame`.
     package init(frame: RegionFrame, scales: [Double]) {
+        let viewports = scales.map(frame.viewport(scale:))
+        self.init(frame: frame, scales: scales, grids: viewports.map { DensityGrid(width: $0.widthPixels, height: $0.heightPixels) })
+    }
+
+    /// A region picture with counts already made (`grids` in `scales`' order, each the size of
+    /// the frame's viewport at its scale).
+    init(frame: RegionFrame, scales: [Double], grids: [DensityGrid]) {
         self.frame = frame
         self.scales = scales
-        let viewports = scales.map(frame.viewport(scale:))
-        grids = viewports.map { DensityGrid(width: $0.widthPixels, height: $0.heightPixels) }
-        tracers = viewports.map { FootprintTracer(width: $0.widthPixels, height: $0.heightPixels) }
+        self.grids = grids
+        tracers = grids.map { FootprintTracer(width: $0.width, height: $0.height) }
     }
 
     /// The region of `routes`, framed around their extent.
@@ -44,14 +52,17 @@ package struct RegionOverview: Sendable {
     /// region again).
     package func fits(_ route: OverviewRoute) -> Bool { frame.contains(route.bounds) }
 
-    /// Adds one track at every scale.
+    /// Adds one track at every scale (a track already drawn is not added twice).
     package mutating func add(_ route: OverviewRoute) {
+        guard members.insert(route.id).inserted else { return }
         for index in scales.indices { grids[index].add(footprint(of: route, scaleIndex: index)) }
         distanceMeters += Int(route.distanceMeters.rounded())
     }
 
-    /// Takes away a track added before (the same route gives the same pixels).
+    /// Takes away a track added before (the same route gives the same pixels); a track not drawn
+    /// is left alone.
     package mutating func subtract(_ route: OverviewRoute) {
+        guard members.remove(route.id) != nil else { return }
         for index in scales.indices { grids[index].subtract(footprint(of: route, scaleIndex: index)) }
         distanceMeters -= Int(route.distanceMeters.rounded())
     }
