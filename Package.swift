@@ -69,12 +69,13 @@ let package = Package(
             name: "StyleFile",
             dependencies: ["JSONDocument", "ThumbnailCache", "SnapshotRendering", "TrackFormats", "Raster", "MapTiles", "ContentHash"]),
         .target(
-            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones"]),
+            name: "HistoryListing",
+            dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones", "ArchiveOverview", "MapGeometry"]),
         .target(
             name: "BatchRun",
             dependencies: [
                 "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
-                "TileSources",
+                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel",
             ]),
         .target(
             name: "TrackSynthesis",

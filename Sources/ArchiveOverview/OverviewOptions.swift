@@ -24,6 +24,12 @@ package struct OverviewOptions: Sendable, Equatable {
     /// device pixel). Default: 64 MiB.
     package var maximumStateBytes = 64 << 20
 
+    /// How far a track's kept route may stray from its cleaned fixes, ground metres (Douglas-
+    /// Peucker): under half a device pixel at @2x of a picture at `streetMetersPerPoint`, and it
+    /// keeps a street route at a few hundred points (about 3 characters each in the record).
+    /// Default: 1.5.
+    package var routeToleranceMeters = 1.5
+
     /// The defaults above.
     package init() {}
 

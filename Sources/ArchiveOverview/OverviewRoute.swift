@@ -28,11 +28,13 @@ package struct OverviewRoute: Sendable, Equatable {
 
     /// A route from segments of `(latitude, longitude)` degrees, projected (a track crossing the
     /// antimeridian is read on its short side) and simplified with Douglas-Peucker to within
-    /// `toleranceMeters` of Mercator (0 keeps every point); nil when there is no point.
+    /// `toleranceGroundMeters` on the ground (0 keeps every point); nil when there is no point.
     package init?(
         id: String, latitudeLongitudeSegments: [[(latitude: Double, longitude: Double)]], distanceMeters: Double, startTime: Double?,
-        toleranceMeters: Double
+        toleranceGroundMeters: Double
     ) {
+        let firstLatitude = latitudeLongitudeSegments.lazy.compactMap(\.first).first?.latitude ?? 0
+        let toleranceMeters = toleranceGroundMeters * WebMercator.scaleFactor(atLatitudeDegrees: firstLatitude)
         var extremes = LongitudeExtremes()
         for segment in latitudeLongitudeSegments { for fix in segment { extremes.add(fix.longitude) } }
         let unwrapping = LongitudeUnwrapping(extremes)
