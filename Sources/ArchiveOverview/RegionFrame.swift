@@ -23,12 +23,16 @@ package struct RegionFrame: Sendable, Equatable {
     /// Latitude of the picture's centre, degrees (the grid's ground metres are measured there).
     package var latitudeDegrees: Double
 
-    /// The frame for tracks whose extent is `bounds`.
+    /// The frame for tracks whose extent is `bounds`: landscape at the options' size, or portrait
+    /// (the sides swapped) for a region taller than it is wide.
     package init(fitting bounds: MapRect, options: OverviewOptions) {
         let center = WebMercator.unproject(bounds.center)
         latitudeDegrees = center.latitudeDegrees
         let groundPerMercator = 1 / WebMercator.scaleFactor(atLatitudeDegrees: latitudeDegrees)
-        var width = options.widthPoints, height = options.heightPoints
+        let portrait = bounds.height > bounds.width
+        let baseWidth = portrait ? options.heightPoints : options.widthPoints
+        let baseHeight = portrait ? options.widthPoints : options.heightPoints
+        var width = baseWidth, height = baseHeight
         let smallest = Self.fit(bounds, width: width, height: height, latitude: latitudeDegrees, options: options)
         let groundPerPoint = smallest.metersPerPixel * groundPerMercator
         if groundPerPoint > options.streetMetersPerPoint {
@@ -37,13 +41,13 @@ package struct RegionFrame: Sendable, Equatable {
             var growth = min(wanted, budget)
             // Rounding a side up could pass the budget by a few pixels: shrink until it fits.
             repeat {
-                width = Int((Double(options.widthPoints) * growth).rounded(.down))
-                height = Int((Double(options.heightPoints) * growth).rounded(.down))
+                width = Int((Double(baseWidth) * growth).rounded(.down))
+                height = Int((Double(baseHeight) * growth).rounded(.down))
                 growth *= 0.999
             } while options.stateBytes(widthPoints: width, heightPoints: height) > options.maximumStateBytes
         }
-        widthPoints = max(width, options.widthPoints)
-        heightPoints = max(height, options.heightPoints)
+        widthPoints = max(width, baseWidth)
+        heightPoints = max(height, baseHeight)
         mapRect = Self.fit(bounds, width: widthPoints, height: heightPoints, latitude: latitudeDegrees, options: options).mapRect
     }
 

@@ -50,6 +50,8 @@ private func degreesEast(_ meters: Double, latitude: Double) -> Double {
         small.maximumStateBytes = 8 << 20
         let capped = RegionFrame(fitting: route("w", latitude: 47, longitude: 9.5, eastMeters: 60_000, northMeters: 40_000).bounds, options: small)
         #expect(capped.widthPoints == 1280)
+        let tall = RegionFrame(fitting: route("t", latitude: 47, longitude: 9.5, eastMeters: 800, northMeters: 3000).bounds, options: options)
+        #expect(tall.widthPoints == 960 && tall.heightPoints == 1280)
     }
 
     @Test func addingThenRemovingATrackLeavesThePicturesByteIdentical() throws {
