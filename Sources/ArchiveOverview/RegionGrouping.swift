@@ -1,14 +1,16 @@
 import MapGeometry
 
-/// Groups tracks into regions: two tracks whose extents come within `regionGapMeters` of each
-/// other on the ground are in one region, and so, through them, are all the tracks chained that
-/// way (union-find over the extents, each grown by half the gap on every side, joined where they
-/// overlap).
+/// Groups tracks into regions: each track's extent is grown by half of `regionGapMeters` on every
+/// side (ground metres at its latitude), and a track whose grown extent overlaps a region's grown
+/// extent joins it; regions whose grown extents come to overlap are one region. So tracks chained
+/// by gaps under `regionGapMeters` form one region, and two regions are always further apart.
 ///
-/// The extents are swept west to east (sorted by their grown west edge, each compared only with
-/// those still open to its west), so an archive of cities far apart costs about n log n; tracks
-/// all in one city cost up to n² / 2 rectangle tests (10,000 tracks: 50 million, a fraction of a
-/// second). Regions across the antimeridian from each other are not joined.
+/// The extents are swept west to east (sorted by their grown west edge), each compared with the
+/// regions still open to its west, not with every track in them: 10,000 tracks in one city cost
+/// 10,000 rectangle tests, an archive over a few cities a few times that. A last pass joins
+/// regions whose extents grew into each other. The result depends only on the extents and their
+/// order (the caller sorts them: `OverviewAtlas.plan` by track id). Regions across the
+/// antimeridian from each other are not joined.
 package enum RegionGrouping {
     /// The regions of `extents` (one per track): each region the ascending indices of its tracks,
     /// regions in the order of their first track.
@@ -19,28 +21,56 @@ package enum RegionGrouping {
             return MapRect(minX: rect.minX - margin, minY: rect.minY - margin, maxX: rect.maxX + margin, maxY: rect.maxY + margin)
         }
         var sets = DisjointSets(count: extents.count)
+        // Each open region: a track in it (its set) and the union of its grown extents.
+        var open: [(member: Int, rect: MapRect)] = []
+        var closed: [(member: Int, rect: MapRect)] = []
         let order = grown.indices.sorted { grown[$0].minX < grown[$1].minX || (grown[$0].minX == grown[$1].minX && $0 < $1) }
-        var open: [Int] = []
         for index in order {
-            let rect = grown[index]
-            open.removeAll { grown[$0].maxX < rect.minX }
-            for other in open where grown[other].minY <= rect.maxY && rect.minY <= grown[other].maxY {
-                sets.union(index, other)
+            var rect = grown[index]
+            closed += open.filter { $0.rect.maxX < rect.minX }
+            open.removeAll { $0.rect.maxX < rect.minX }
+            var kept: [(member: Int, rect: MapRect)] = []
+            for region in open {
+                if overlaps(region.rect, rect) {
+                    sets.union(index, region.member)
+                    rect = union(rect, region.rect)
+                } else {
+                    kept.append(region)
+                }
             }
-            open.append(index)
+            open = kept + [(index, rect)]
+        }
+        var regions = closed + open
+        // Regions that grew into each other after they were compared.
+        var merged = true
+        while merged {
+            merged = false
+            outer: for first in regions.indices {
+                for second in regions.indices where second > first && overlaps(regions[first].rect, regions[second].rect) {
+                    sets.union(regions[first].member, regions[second].member)
+                    regions[first].rect = union(regions[first].rect, regions[second].rect)
+                    regions.remove(at: second)
+                    merged = true
+                    break outer
+                }
+            }
         }
         var regionOfRoot: [Int: Int] = [:]
-        var regions: [[Int]] = []
+        var result: [[Int]] = []
         for index in extents.indices {
             let root = sets.find(index)
             if let region = regionOfRoot[root] {
-                regions[region].append(index)
+                result[region].append(index)
             } else {
-                regionOfRoot[root] = regions.count
-                regions.append([index])
+                regionOfRoot[root] = result.count
+                result.append([index])
             }
         }
-        return regions
+        return result
+    }
+
+    private static func overlaps(_ a: MapRect, _ b: MapRect) -> Bool {
+        a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY
     }
 }
 

@@ -37,6 +37,14 @@ private func degreesEast(_ meters: Double, latitude: Double) -> Double {
         #expect(RegionGrouping.regions(of: tracks.map(\.bounds), gapMeters: 30_000) == [[0], [1], [2], [3], [4]])
     }
 
+    @Test func manyTracksInOneCityAreOneRegionAndAFarOneIsAnother() {
+        let city = route("a", latitude: 47, longitude: 9.5).bounds
+        let extents = Array(repeating: city, count: 5000) + [route("far", latitude: 40, longitude: -3.7).bounds] + Array(repeating: city, count: 5000)
+        let regions = RegionGrouping.regions(of: extents, gapMeters: 50_000)
+        #expect(regions.count == 2)
+        #expect(regions[0].count == 10_000 && regions[1] == [5000])
+    }
+
     @Test func aCityRegionGetsTheDetailSizeAndALargeOneGrowsWithinTheBudget() {
         let options = OverviewOptions()
         let city = RegionFrame(fitting: route("a", latitude: 47, longitude: 9.5).bounds, options: options)
