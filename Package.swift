@@ -88,7 +88,7 @@ let package = Package(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
-                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles",
+                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles", "ArchiveOverview",
             ]),
 
         .testTarget(

@@ -7,12 +7,12 @@ import TrackModel
 /// snapshots, projected, simplified (`OverviewOptions.routeToleranceMeters`) and written as
 /// `RouteCoding` text. Cleaning again here costs a fraction of the track's render; the renderer's
 /// own cleaned track is not part of its product API, and keeping it out keeps that API as it is.
-enum OverviewRouteMaker {
+package enum OverviewRouteMaker {
     /// The longest route text kept in a record, bytes.
-    static let maximumTextBytes = 256 << 10
+    package static let maximumTextBytes = 256 << 10
 
     /// The route text of a decoded track; nil when no fix survives cleaning.
-    static func text(of track: Track, cleaning: CleaningOptions, options: OverviewOptions = OverviewOptions()) -> String? {
+    package static func text(of track: Track, cleaning: CleaningOptions, options: OverviewOptions = OverviewOptions()) -> String? {
         let (cleaned, _) = TrackCleaner.clean(track, options: cleaning)
         let segments = cleaned.segments.map { segment in
             segment.fixes.map { (latitude: $0.latitudeDegrees, longitude: $0.longitudeDegrees) }

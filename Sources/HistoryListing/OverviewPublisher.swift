@@ -14,7 +14,7 @@ import ThumbnailCache
 /// repairs: each region's pictures, then its counts (a refresh killed between them applies the
 /// same change to the old counts again), then the page and `index/overview.json`, then the
 /// catalog and the stamp; regions no longer planned are removed last.
-struct OverviewPublisher {
+package struct OverviewPublisher {
     /// Folder of the region pictures, relative to Output/.
     static let directory = "overview"
     /// The page, relative to Output/.
@@ -22,10 +22,16 @@ struct OverviewPublisher {
     /// The part of index.json that lists the regions, relative to Output/.
     static let partPath = SiteWriter.partDirectory + "/overview.json"
 
-    let store: ThumbnailStore
-    var options = OverviewOptions()
+    /// The store whose records the overview reads and under whose root it publishes.
+    package let store: ThumbnailStore
+    /// How regions are made and drawn. Default: `OverviewOptions()`.
+    package var options = OverviewOptions()
 
-    var stateDirectory: String { store.stateDirectory + "/overview" }
+    /// A publisher for `store`'s site.
+    package init(store: ThumbnailStore) { self.store = store }
+
+    /// Where the overview keeps its state (`Output/.tracksnap/overview`).
+    package var stateDirectory: String { store.stateDirectory + "/overview" }
     private var regionsDirectory: String { stateDirectory + "/regions" }
     private var stampPath: String { stateDirectory + "/stamp" }
     private var catalogPath: String { stateDirectory + "/tracks" }
@@ -34,20 +40,20 @@ struct OverviewPublisher {
     static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
 
     /// What a refresh did.
-    struct Report: Equatable {
+    package struct Report: Equatable {
         /// Regions shown.
-        var regions = 0
+        package var regions = 0
         /// Regions whose counts changed by adding or removing tracks.
-        var regionsUpdated = 0
+        package var regionsUpdated = 0
         /// Regions drawn from their members' routes.
-        var regionsRebuilt = 0
+        package var regionsRebuilt = 0
         /// Listed tracks whose record keeps no route (rendered by an earlier version).
-        var tracksWithoutRoute = 0
+        package var tracksWithoutRoute = 0
     }
 
     /// Brings the overview to the tracks `listed` (their cache keys; a key whose record is not
     /// published yet is left out, and the stamp is not kept, so a later refresh adds it).
-    func refresh(listed: Set<String>) throws(FileError) -> Report {
+    package func refresh(listed: Set<String>) throws(FileError) -> Report {
         try FileStore.createDirectories([store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory])
         let stamp = stampText(listed)
         if (try? FileStore.readFile(stampPath, maximumBytes: 4096)).map({ String(decoding: $0, as: UTF8.self) }) == stamp,

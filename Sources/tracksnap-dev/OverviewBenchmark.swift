@@ -1,0 +1,107 @@
+import ArchiveOverview
+import BatchRun
+import ContentHash
+import FileStore
+import Foundation
+import HistoryListing
+import JobQueue
+import SnapshotRendering
+import StyleFile
+import ThumbnailCache
+import TrackFormats
+import TrackModel
+import TrackSynthesis
+
+/// `bench --section overview` (issue 25): 10,000 generated loops over three regions on two
+/// continents (Zürich, Vienna, San Francisco), each decoded and turned into its record's route as
+/// a worker does (`OverviewRouteMaker`), then the overview published from the records
+/// (`OverviewPublisher`, as the listing calls it): cold (every region drawn), one new track (its
+/// region updated on the kept counts), unchanged (the stamp check), with the memory of each region.
+enum OverviewBenchmark {
+    /// The regions: name, [west, south, east, north] degrees, tracks.
+    static let regions: [(name: String, bounds: [Double], count: Int)] = [
+        ("Zürich", [8.45, 47.33, 8.62, 47.43], 4000), ("Vienna", [16.28, 48.16, 16.46, 48.26], 3000),
+        ("San Francisco", [-122.51, 37.72, -122.38, 37.81], 3000),
+    ]
+
+    static func run(work: String, tracks total: Int = 10_000) throws {
+        let root = work + "/overview-\(total)"
+        try? FileManager.default.removeItem(atPath: root)
+        let queue = JobQueue(root: root + "/Jobs")
+        let store = ThumbnailStore(root: root + "/Output", settings: ThumbnailSettings())
+        try queue.prepare()
+        try store.prepare()
+        print("\nOverview benchmark: \(total) generated tracks over \(regions.map(\.name).joined(separator: ", ")) (release build, one thread)")
+        let scale = Double(total) / Double(regions.reduce(0) { $0 + $1.count })
+        var files: [(name: String, contents: String)] = []
+        for (index, region) in regions.enumerated() {
+            let count = max(1, Int((Double(region.count) * scale).rounded()))
+            files += RegionTracks.files(outlineLonLat: RegionTracks.outline(boundsLonLat: region.bounds), count: count, seed: 25 + UInt64(index))
+                .map { (name: region.name.prefix(3).lowercased() + "-" + $0.name, contents: $0.contents) }
+        }
+        var routeSeconds = 0.0, routeBytes = 0, fixes = 0
+        let setup = try timed {
+            for file in files.dropLast() {
+                let made = try record(file, store: store, queue: queue)
+                routeSeconds += made.routeSeconds
+                routeBytes += made.routeBytes
+                fixes += made.fixes
+            }
+        }
+        print("  setup (decode, route, record, job for \(files.count - 1) tracks): \(format(setup, 1)) s")
+        print(
+            "  route per track (clean, project, simplify to 1.5 m, encode; part of each render): \(format(routeSeconds / Double(files.count - 1) * 1000, 2)) ms, "
+                + "\(routeBytes / (files.count - 1)) bytes in the record (\(fixes / (files.count - 1)) fixes a track)")
+        let publisher = OverviewPublisher(store: store)
+        var listed = Set(try FileStore.listDirectory(store.recordsDirectory).filter { $0.hasSuffix(".json") }.map { String($0.prefix(64)) })
+        var report = try publisher.refresh(listed: [])
+        let cold = try timed { report = try publisher.refresh(listed: listed) }
+        print("  cold: \(format(cold, 2)) s for \(report.regions) regions (target ≤ 10 s)")
+        let unchanged = try timed { _ = try publisher.refresh(listed: listed) }
+        print("  unchanged rerun: \(format(unchanged * 1000, 1)) ms (target ≤ 50 ms)")
+        _ = try record(files[files.count - 1], store: store, queue: queue)
+        listed = Set(try FileStore.listDirectory(store.recordsDirectory).filter { $0.hasSuffix(".json") }.map { String($0.prefix(64)) })
+        let added = try timed { report = try publisher.refresh(listed: listed) }
+        print(
+            "  one new track: \(format(added, 3)) s (\(report.regionsUpdated) region updated on its counts, \(report.regionsRebuilt) redrawn; target ≤ 0.3 s)"
+        )
+        for name in try FileStore.listDirectory(publisher.stateDirectory + "/regions").sorted() {
+            let bytes = try FileStore.readFile(publisher.stateDirectory + "/regions/" + name)
+            guard let region = RegionOverview(stateBytes: bytes) else { continue }
+            let frame = region.frame
+            print(
+                "  region \(name): \(region.trackCount) tracks, \(frame.widthPoints)×\(frame.heightPoints) pt at \(format(frame.groundMetersPerPoint, 1)) m/pt, "
+                    + "counts \(format(Double(region.memoryBytes) / 1_048_576, 1)) MB in memory, \(bytes.count / 1024) KB kept on disk")
+        }
+    }
+
+    /// Decodes one generated file, makes its route and record as a worker would, and puts its job in done/.
+    private static func record(_ file: (name: String, contents: String), store: ThumbnailStore, queue: JobQueue) throws -> (
+        routeSeconds: Double, routeBytes: Int, fixes: Int
+    ) {
+        let bytes = Array(file.contents.utf8)
+        let track = try TrackDecoder.decode(bytes, fileName: file.name)
+        var text: String?
+        let seconds = try timed { text = OverviewRouteMaker.text(of: track, cleaning: RenderOptions().cleaning) }
+        let key = store.key(content: SHA256.hash(bytes))
+        let fixes = track.segments.flatMap(\.fixes)
+        let latitudes = fixes.map(\.latitudeDegrees), longitudes = fixes.map(\.longitudeDegrees)
+        let bbox = [longitudes.min()!, latitudes.min()!, longitudes.max()!, latitudes.max()!]
+        var distance = 0.0
+        for (a, b) in zip(fixes, fixes.dropFirst()) { distance += GreatCircle.distanceMeters(a, b) }
+        var record = TrackRecord(
+            key: key, format: "gpx", bbox: bbox, startLonLat: [longitudes[0], latitudes[0]], segments: 1, fixesDrawn: 0, distanceM: distance,
+            fixes: fixes.count, fixesKept: fixes.count, images: [])
+        record.startTime = fixes.first.map(\.timeSeconds).flatMap { $0.isNaN ? nil : $0 }
+        record.overviewRoute = text
+        try FileStore.writeAtomically(bytes, to: queue.layout.done + "/" + file.name)
+        try FileStore.writeAtomically(record.jsonBytes(), to: store.recordPath(key))
+        return (seconds, text?.utf8.count ?? 0, fixes.count)
+    }
+
+    private static func timed(_ body: () throws -> Void) throws -> Double {
+        let start = ContinuousClock.now
+        try body()
+        return seconds(ContinuousClock.now - start)
+    }
+}
