@@ -6,46 +6,53 @@ import Raster
 /// (`GridPainter`, as under a snapshot), then every pixel some track passed in its ramp colour
 /// (opaque, so a pixel's colour says its count and nothing else). The same grid always gives the
 /// same bytes.
+///
+/// Drawn straight into a palette image (the grid's four shades, then every level of the ramp in
+/// order, whether used or not, so every picture has the same palette) and encoded by
+/// `PalettePNGEncoder`: a 4230×3172 picture is one byte a pixel and TrackSnap's own DEFLATE, where
+/// an RGBA canvas through libpng took several times longer.
 package enum DensityPainter {
-    /// The picture of `grid` (whose size is the viewport's): `latitudeDegrees` (the view's centre)
-    /// and `scale` (device pixels per point) size the grid lines as in a snapshot.
-    package static func canvas(
+    /// The picture of `grid` (whose size is the viewport's) in `canvas`: `latitudeDegrees` (the
+    /// view's centre) and `scale` (device pixels per point) size the grid lines as in a snapshot.
+    package static func paint(
         _ grid: DensityGrid, viewport: Viewport, latitudeDegrees: Double, scale: Double, gridStyle: GridStyle = GridStyle(),
-        ramp: DensityRamp = DensityRamp()
-    ) -> Canvas {
+        ramp: DensityRamp = DensityRamp(), into canvas: inout IndexedCanvas
+    ) {
         precondition(grid.width == viewport.widthPixels && grid.height == viewport.heightPixels, "the grid is the picture's size")
-        var canvas = Canvas(width: grid.width, height: grid.height, fill: gridStyle.paper)
+        canvas.reset(width: grid.width, height: grid.height)
         GridPainter.paint(&canvas, viewport: viewport, latitudeDegrees: latitudeDegrees, style: gridStyle, scale: scale)
+        let colors = ramp.palette()
+        // A level whose colour merged into another's entry would still be drawn, only a shade off;
+        // the default ramp's levels are far enough apart that none does (DensityPainterTests).
+        let indexOfLevel = [UInt8(0)] + (1...ramp.levels).map { canvas.index(of: colors[$0]) ?? 0 }
         let maximum = grid.maximumCount
-        guard maximum > 0 else { return canvas }
-        // One colour per distinct count (a picture has a few hundred), packed as the canvas's words.
-        let palette = ramp.palette()
-        var wordOfCount: [UInt32: UInt32] = [:]
-        canvas.pixels.withUnsafeMutableBytes { raw in
-            let words = raw.bindMemory(to: UInt32.self)
+        guard maximum > 0 else { return }
+        var levelOfCount: [UInt32: UInt8] = [:]
+        let pixelCount = grid.width * grid.height
+        canvas.indices.withUnsafeMutableBufferPointer { indices in
             grid.counts.withUnsafeBufferPointer { counts in
-                for pixel in 0..<counts.count where counts[pixel] != 0 {
+                for pixel in 0..<pixelCount where counts[pixel] != 0 {
                     let count = counts[pixel]
-                    if let word = wordOfCount[count] {
-                        words[pixel] = word
-                        continue
+                    if let index = levelOfCount[count] {
+                        indices[pixel] = index
+                    } else {
+                        let index = indexOfLevel[ramp.level(count: count, maximum: maximum)]
+                        levelOfCount[count] = index
+                        indices[pixel] = index
                     }
-                    let color = palette[ramp.level(count: count, maximum: maximum)]
-                    let word = (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000).littleEndian
-                    wordOfCount[count] = word
-                    words[pixel] = word
                 }
             }
         }
-        return canvas
     }
 
-    /// The picture as PNG bytes (a palette PNG when it has at most 256 colours, as a default
-    /// ramp over the grid does).
+    /// The picture as PNG bytes (an 8-bit palette PNG).
     package static func png(
         _ grid: DensityGrid, viewport: Viewport, latitudeDegrees: Double, scale: Double, gridStyle: GridStyle = GridStyle(),
         ramp: DensityRamp = DensityRamp()
     ) throws(PNGError) -> [UInt8] {
-        try PNGEncoder.encode(canvas(grid, viewport: viewport, latitudeDegrees: latitudeDegrees, scale: scale, gridStyle: gridStyle, ramp: ramp))
+        var canvas = IndexedCanvas()
+        paint(grid, viewport: viewport, latitudeDegrees: latitudeDegrees, scale: scale, gridStyle: gridStyle, ramp: ramp, into: &canvas)
+        var encoder = PalettePNGEncoder()
+        return try encoder.encode(canvas)
     }
 }

@@ -16,9 +16,10 @@ package struct DensityRamp: Sendable, Equatable {
         RGBAColor(red: 0x3A, green: 0x86, blue: 0xD4), RGBAColor(red: 0x5B, green: 0x3F, blue: 0xC4),
         RGBAColor(red: 0xB0, green: 0x20, blue: 0x7E), RGBAColor(red: 0x7A, green: 0x0A, blue: 0x1E),
     ]
-    /// How many distinct colours the ramp has (with the grid's four shades, a picture fits a
-    /// 256-colour palette). Default: 200.
-    package var levels = 200
+    /// How many distinct colours the ramp has. 48 steps apart by at least 3 levels of 255 in some
+    /// channel, so no two share an entry of the picture's palette (which merges colours closer
+    /// than that), and the eye tells neighbours apart no better. Default: 48.
+    package var levels = 48
     /// The scale's top is the picture's largest count, but never below this, so a region of a few
     /// tracks is not drawn all in the hottest colour. Default: 10.
     package var minimumTopCount: UInt32 = 10
@@ -27,10 +28,11 @@ package struct DensityRamp: Sendable, Equatable {
     package init() {}
 
     /// The level (1...`levels`) of `count` (≥ 1) in a picture whose largest count is `maximum`:
-    /// log(1 + count) / log(1 + top), spread over the levels.
+    /// log(count) / log(top) spread over the levels, so one track is the first colour, the top
+    /// count the last, and each doubling of the count about the same step.
     package func level(count: UInt32, maximum: UInt32) -> Int {
-        let top = Double(max(maximum, minimumTopCount))
-        let fraction = log1p(Double(count)) / log1p(top)
+        let top = Double(max(maximum, minimumTopCount, 2))
+        let fraction = log(Double(max(count, 1))) / log(top)
         return 1 + min(levels - 1, Int(fraction * Double(levels - 1)))
     }
 

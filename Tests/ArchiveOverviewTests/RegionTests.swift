@@ -98,21 +98,50 @@ private func degreesEast(_ meters: Double, latitude: Double) -> Double {
             }
         }
         #expect(drawn > 100)
-        let empty = DensityPainter.canvas(
+        var emptyCanvas = IndexedCanvas()
+        DensityPainter.paint(
             DensityGrid(width: grid.width, height: grid.height), viewport: region.frame.viewport(scale: 1),
-            latitudeDegrees: region.frame.latitudeDegrees, scale: 1)
+            latitudeDegrees: region.frame.latitudeDegrees, scale: 1, into: &emptyCanvas)
+        let empty = emptyCanvas.expanded()
         for y in 0..<grid.height {
             for x in 0..<grid.width where grid.count(x: x, y: y) == 0 { #expect(canvas.color(x: x, y: y) == empty.color(x: x, y: y)) }
         }
     }
 
+    @Test func everyLevelOfTheRampKeepsItsOwnColourInThePicture() throws {
+        // Pixels at every count 1...600 (every level reached), read back from the PNG.
+        var grid = DensityGrid(width: 600, height: 2)
+        var tracer = FootprintTracer(width: 600, height: 2)
+        for count in 1...600 {
+            grid.add(tracer.trace([[PixelPoint(x: Double(600 - count) + 0.5, y: 0.5), PixelPoint(x: 599.5, y: 0.5)]]))
+        }
+        let viewport = Viewport(mapRect: MapRect(minX: 0, minY: 0, maxX: 600, maxY: 2), widthPixels: 600, heightPixels: 2)
+        let canvas = try PNGDecoder.decode(try DensityPainter.png(grid, viewport: viewport, latitudeDegrees: 0, scale: 1))
+        let ramp = DensityRamp(), colors = ramp.palette()
+        var levelsSeen: Set<Int> = []
+        for x in 0..<600 {
+            let level = ramp.level(count: grid.count(x: x, y: 0), maximum: 600)
+            levelsSeen.insert(level)
+            #expect(canvas.color(x: x, y: 0) == colors[level])
+        }
+        #expect(levelsSeen.count >= 40)  // all but levels 2...5, which lie between 1 and 2 tracks
+        // Neighbouring levels differ by more than the palette's merge tolerance (2 levels of 255
+        // below 64 entries), so no level can take another's entry in any picture.
+        for (a, b) in zip(colors.dropFirst(), colors.dropFirst(2)) {
+            #expect(max(abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue))) > 2)
+        }
+    }
+
     @Test func theRampIsLogLikeAndDarkensAsTheCountGrows() {
         let ramp = DensityRamp()
-        #expect(ramp.level(count: 1, maximum: 500) >= 1)
+        #expect(ramp.level(count: 1, maximum: 500) == 1)
         #expect(ramp.level(count: 1, maximum: 500) < ramp.level(count: 2, maximum: 500))
         #expect(ramp.level(count: 500, maximum: 500) == ramp.levels)
-        // Log-like: one track is a tenth of the way up at 500, far above the linear 1/500.
-        #expect(ramp.level(count: 1, maximum: 500) > ramp.levels / 10)
+        #expect(ramp.level(count: 600, maximum: 500) == ramp.levels)
+        // Log-like: two tracks are a tenth of the way up at 500, far above the linear 2/500.
+        #expect(ramp.level(count: 2, maximum: 500) > ramp.levels / 10)
+        // A few tracks are not drawn all in the hottest colour.
+        #expect(ramp.level(count: 2, maximum: 2) < ramp.levels / 2)
         let palette = ramp.palette()
         #expect(palette.count == ramp.levels + 1)
         #expect(palette[1] == ramp.stops[0] && palette[ramp.levels] == ramp.stops[ramp.stops.count - 1])
