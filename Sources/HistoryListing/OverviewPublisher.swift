@@ -13,7 +13,8 @@ import ThumbnailCache
 /// Order of writing, so a `kill -9` anywhere leaves old pictures served and the next refresh
 /// repairs: each region's pictures, then its counts (a refresh killed between them applies the
 /// same change to the old counts again), then the page and `index/overview.json`, then the
-/// catalog and the stamp; regions no longer planned are removed last.
+/// catalog, the region index (`OverviewRegionIndex`: a region made of the same tracks is shown
+/// from it without reading its counts) and the stamp; regions no longer planned are removed last.
 package struct OverviewPublisher {
     /// Folder of the region pictures, relative to Output/.
     static let directory = "overview"
@@ -35,6 +36,7 @@ package struct OverviewPublisher {
     private var regionsDirectory: String { stateDirectory + "/regions" }
     private var stampPath: String { stateDirectory + "/stamp" }
     private var catalogPath: String { stateDirectory + "/tracks" }
+    private var regionIndexPath: String { stateDirectory + "/regions.index" }
 
     /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key).
     static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
@@ -78,13 +80,19 @@ package struct OverviewPublisher {
             entry.hasRoute ? TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime) : nil
         }
         let plans = OverviewAtlas.plan(extents, options: options)
+        var regionIndex = OverviewRegionIndex.load(regionIndexPath)
         var shown: [OverviewPage.Region] = []
         for plan in plans {
             let stem = Self.fileStem(plan.id)
             let statePath = regionsDirectory + "/" + stem
+            let digest = OverviewRegionIndex.digest(plan, scales: options.scales)
+            let imagePaths = options.scales.map { store.root + "/" + OverviewPage.imagePath(stem: stem, scale: $0) }
+            if let kept = regionIndex.entries[stem], kept.digest == digest, FileStore.exists(statePath), imagePaths.allSatisfy(FileStore.exists) {
+                shown.append(kept.region)
+                continue
+            }
             let previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
             let (region, update) = OverviewAtlas.update(previous, to: plan, scales: options.scales) { records.route($0) }
-            let imagePaths = options.scales.map { store.root + "/" + OverviewPage.imagePath(stem: stem, scale: $0) }
             if update != .unchanged || !imagePaths.allSatisfy(FileStore.exists) {
                 var files: [(bytes: [UInt8], path: String)] = []
                 for (index, path) in imagePaths.enumerated() {
@@ -102,11 +110,14 @@ package struct OverviewPublisher {
             case .incremental: report.regionsUpdated += 1
             case .rebuilt: report.regionsRebuilt += 1
             }
-            shown.append(
-                OverviewPage.Region(
-                    stem: stem, trackCount: region.trackCount, distanceMeters: region.distanceMeters, widthPoints: region.frame.widthPoints,
-                    heightPoints: region.frame.heightPoints, mapRect: region.frame.mapRect, scales: region.scales))
+            let shownRegion = OverviewPage.Region(
+                stem: stem, trackCount: region.trackCount, distanceMeters: region.distanceMeters, widthPoints: region.frame.widthPoints,
+                heightPoints: region.frame.heightPoints, mapRect: region.frame.mapRect, scales: region.scales)
+            regionIndex.entries[stem] = OverviewRegionIndex.Entry(digest: digest, region: shownRegion)
+            shown.append(shownRegion)
         }
+        let shownStems = Set(shown.map(\.stem))
+        for stem in regionIndex.entries.keys where !shownStems.contains(stem) { regionIndex.entries[stem] = nil }
         shown.sort { ($0.trackCount, $1.stem) > ($1.trackCount, $0.stem) }
         report.regions = shown.count
         try FileStore.writeAtomically([
@@ -114,6 +125,7 @@ package struct OverviewPublisher {
             (OverviewPage.json(shown), store.root + "/" + Self.partPath),
         ])
         try catalog.save(catalogPath)
+        try regionIndex.save(regionIndexPath)
         try removeRegions(except: Set(shown.map(\.stem)))
         if complete {
             try FileStore.writeAtomically(Array(stamp.utf8), to: stampPath, permissions: 0o600)
