@@ -27,19 +27,13 @@ package enum DensityPainter {
         let indexOfLevel = [UInt8(0)] + (1...ramp.levels).map { canvas.index(of: colors[$0]) ?? 0 }
         let maximum = grid.maximumCount
         guard maximum > 0 else { return }
-        var levelOfCount: [UInt32: UInt8] = [:]
+        // The palette index of every count up to the largest (at most the region's track count).
+        let indexOfCount = (0...Int(maximum)).map { $0 == 0 ? UInt8(0) : indexOfLevel[ramp.level(count: UInt32($0), maximum: maximum)] }
         let pixelCount = grid.width * grid.height
         canvas.indices.withUnsafeMutableBufferPointer { indices in
             grid.counts.withUnsafeBufferPointer { counts in
-                for pixel in 0..<pixelCount where counts[pixel] != 0 {
-                    let count = counts[pixel]
-                    if let index = levelOfCount[count] {
-                        indices[pixel] = index
-                    } else {
-                        let index = indexOfLevel[ramp.level(count: count, maximum: maximum)]
-                        levelOfCount[count] = index
-                        indices[pixel] = index
-                    }
+                indexOfCount.withUnsafeBufferPointer { table in
+                    for pixel in 0..<pixelCount where counts[pixel] != 0 { indices[pixel] = table[Int(counts[pixel])] }
                 }
             }
         }

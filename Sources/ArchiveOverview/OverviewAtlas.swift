@@ -72,9 +72,11 @@ package enum OverviewAtlas {
     /// anew. `route` gives a track's route (nil when it cannot be had: such a track is left out,
     /// and added by a later update that has it).
     package static func update(
-        _ previous: RegionOverview?, to plan: RegionPlan, scales: [Double], route: (String) -> OverviewRoute?
+        _ previous: consuming RegionOverview?, to plan: RegionPlan, scales: [Double], route: (String) -> OverviewRoute?
     ) -> (region: RegionOverview, update: RegionUpdate) {
-        if var region = previous, region.frame == plan.frame, region.scales == scales {
+        // Consumed, so the kept counts are changed in place: a copy of a busy city's would cost
+        // tens of megabytes and milliseconds.
+        if var region = consume previous, region.frame == plan.frame, region.scales == scales {
             let wanted = Set(plan.members)
             let removed = region.members.subtracting(wanted).sorted()
             let added = plan.members.filter { !region.members.contains($0) }

@@ -18,8 +18,10 @@ package struct OverviewOptions: Sendable, Equatable {
     package var minimumGroundSpanMeters = 2_000.0
     /// The ground resolution at which streets show, metres per point: a region too large to show
     /// it at the smallest size gets a larger picture (same aspect), up to `maximumStateBytes`.
-    /// Default: 8 (about zoom 14 at mid latitudes; 4 m a device pixel at @2x).
-    package var streetMetersPerPoint = 8.0
+    /// Default: 16 (about zoom 13 at mid latitudes; 8 m a device pixel at @2x, where neighbouring
+    /// streets are separate lines): a city 20 km across fits the detail size. At 8, a 13 km city
+    /// took a 2060×1545 picture and a new track cost 0.5-0.7 s to draw in (`make bench`).
+    package var streetMetersPerPoint = 16.0
     /// The most memory a region's counts may take over all its scales, in bytes (4 bytes a
     /// device pixel). Default: 64 MiB.
     package var maximumStateBytes = 64 << 20

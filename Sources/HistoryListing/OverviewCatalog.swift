@@ -3,7 +3,9 @@ import ThumbnailCache
 
 /// What the overview remembers of each listed track between refreshes, so that only a new
 /// track's record is read: its bounding box, start and whether its record keeps a route. One line
-/// a track in `Output/.tracksnap/overview/tracks`: `id \t west \t south \t east \t north \t start|- \t 0|1`.
+/// a track in `Output/.tracksnap/overview/tracks`: `id \t west \t south \t east \t north \t start|- \t 0|1`,
+/// numbers as the hexadecimal bit patterns of their doubles (exact, and several times faster to
+/// write and read than decimal text for 100,000 lines).
 struct OverviewCatalog: Equatable {
     /// One track.
     struct Entry: Equatable {
@@ -36,20 +38,22 @@ struct OverviewCatalog: Equatable {
         var catalog = OverviewCatalog()
         guard let bytes = try? FileStore.readFile(path) else { return catalog }
         for fields in TabSeparated.records(bytes) where fields.count == 7 {
-            let bbox = fields[1...4].compactMap(Double.init)
+            let bbox = fields[1...4].compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:))
             guard bbox.count == 4, fields[6] == "0" || fields[6] == "1" else { continue }
-            catalog.entries[fields[0]] = Entry(bbox: bbox, startTime: Double(fields[5]), hasRoute: fields[6] == "1")
+            let start = UInt64(fields[5], radix: 16).map(Double.init(bitPattern:))
+            catalog.entries[fields[0]] = Entry(bbox: bbox, startTime: start, hasRoute: fields[6] == "1")
         }
         return catalog
     }
 
-    /// Writes the catalog atomically (sorted, so the same tracks give the same bytes).
-    func save(_ path: String) throws(FileError) {
+    /// The catalog's bytes (sorted, so the same tracks give the same bytes).
+    func bytes() -> [UInt8] {
         var text = ""
+        text.reserveCapacity(entries.count * 140)
         for (id, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            let fields = [id] + entry.bbox.map { "\($0)" } + [entry.startTime.map { "\($0)" } ?? "-", entry.hasRoute ? "1" : "0"]
-            text += TabSeparated.line(fields)
+            let numbers = entry.bbox.map { String($0.bitPattern, radix: 16) }
+            text += TabSeparated.line([id] + numbers + [entry.startTime.map { String($0.bitPattern, radix: 16) } ?? "-", entry.hasRoute ? "1" : "0"])
         }
-        try FileStore.writeAtomically(Array(text.utf8), to: path, permissions: 0o600)
+        return Array(text.utf8)
     }
 }

@@ -39,7 +39,7 @@ package struct OverviewPublisher {
     private var regionIndexPath: String { stateDirectory + "/regions.index" }
 
     /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key).
-    static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
+    package static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
 
     /// What a refresh did.
     package struct Report: Equatable {
@@ -51,6 +51,8 @@ package struct OverviewPublisher {
         package var regionsRebuilt = 0
         /// Listed tracks whose record keeps no route (rendered by an earlier version).
         package var tracksWithoutRoute = 0
+        /// The id of the last region drawn (updated or rebuilt); empty when none was.
+        package var newest = ""
     }
 
     /// Brings the overview to the tracks `listed` (their cache keys; a key whose record is not
@@ -110,6 +112,7 @@ package struct OverviewPublisher {
             case .incremental: report.regionsUpdated += 1
             case .rebuilt: report.regionsRebuilt += 1
             }
+            if update != .unchanged { report.newest = plan.id }
             let shownRegion = OverviewPage.Region(
                 stem: stem, trackCount: region.trackCount, distanceMeters: region.distanceMeters, widthPoints: region.frame.widthPoints,
                 heightPoints: region.frame.heightPoints, mapRect: region.frame.mapRect, scales: region.scales)
@@ -124,14 +127,11 @@ package struct OverviewPublisher {
             (OverviewPage.html(shown, tracksLeftOut: report.tracksWithoutRoute), store.root + "/" + Self.pageName),
             (OverviewPage.json(shown), store.root + "/" + Self.partPath),
         ])
-        try catalog.save(catalogPath)
-        try regionIndex.save(regionIndexPath)
         try removeRegions(except: Set(shown.map(\.stem)))
-        if complete {
-            try FileStore.writeAtomically(Array(stamp.utf8), to: stampPath, permissions: 0o600)
-        } else {
-            try FileStore.remove(stampPath)
-        }
+        // One batch, the stamp last: a refresh killed before it does the work again.
+        var state = [(bytes: catalog.bytes(), path: catalogPath), (bytes: regionIndex.bytes(), path: regionIndexPath)]
+        if complete { state.append((Array(stamp.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
+        try FileStore.writeAtomically(state, permissions: 0o600)
         return report
     }
 

@@ -46,8 +46,8 @@ struct OverviewRegionIndex {
         return index
     }
 
-    /// Writes the index atomically, sorted by stem.
-    func save(_ path: String) throws(FileError) {
+    /// The index's bytes, sorted by stem.
+    func bytes() -> [UInt8] {
         var text = ""
         for (stem, entry) in entries.sorted(by: { $0.key < $1.key }) {
             let region = entry.region, rect = region.mapRect
@@ -56,6 +56,6 @@ struct OverviewRegionIndex {
             let scales = region.scales.map { String($0.bitPattern, radix: 16) }.joined(separator: ",")
             text += TabSeparated.line([stem, entry.digest] + numbers + edges + [scales])
         }
-        try FileStore.writeAtomically(Array(text.utf8), to: path, permissions: 0o600)
+        return Array(text.utf8)
     }
 }

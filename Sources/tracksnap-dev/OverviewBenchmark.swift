@@ -26,7 +26,10 @@ enum OverviewBenchmark {
 
     static func run(work: String, tracks total: Int = 10_000) throws {
         let root = work + "/overview-\(total)"
-        try? FileManager.default.removeItem(atPath: root)
+        // TRACKSNAP_BENCH_WARM_ONLY=1 (as in the listing section) keeps the generated tracks and
+        // records of an earlier run and measures the overview alone.
+        let reuse = ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_WARM_ONLY"] == "1" && FileStore.exists(root + "/setup-done")
+        if !reuse { try? FileManager.default.removeItem(atPath: root) }
         let queue = JobQueue(root: root + "/Jobs")
         let store = ThumbnailStore(root: root + "/Output", settings: ThumbnailSettings())
         try queue.prepare()
@@ -36,7 +39,7 @@ enum OverviewBenchmark {
         var routeSeconds = 0.0, routeBytes = 0, fixes = 0, made = 0
         // Generated and recorded 250 at a time: 10,000 GPX files held at once took 2 GB.
         let setup = try timed {
-            for (index, region) in regions.enumerated() {
+            for (index, region) in regions.enumerated() where !reuse {
                 let count = max(1, Int((Double(region.count) * scale).rounded()))
                 for chunk in stride(from: 0, to: count, by: 250) {
                     let outline = RegionTracks.outline(boundsLonLat: region.bounds)
@@ -52,6 +55,13 @@ enum OverviewBenchmark {
                 }
             }
         }
+        try FileStore.writeAtomically([], to: root + "/setup-done")
+        let newFile = RegionTracks.files(outlineLonLat: RegionTracks.outline(boundsLonLat: regions[0].bounds), count: 1, seed: 99)[0]
+        if reuse {
+            try? FileStore.remove(store.recordPath(store.key(content: SHA256.hash(Array(newFile.contents.utf8)))))
+            try? FileManager.default.removeItem(atPath: store.stateDirectory + "/overview")
+            made = 1
+        }
         print("  setup (generate, decode, route, record, job for \(made) tracks): \(format(setup, 1)) s")
         print(
             "  route per track (clean, project, simplify to 1.5 m, encode; part of each render): \(format(routeSeconds / Double(made) * 1000, 2)) ms, "
@@ -65,13 +75,13 @@ enum OverviewBenchmark {
         print("  peak resident memory: \(format(memoryBefore, 0)) MB after setup, \(format(peakResidentMegabytes(), 0)) MB after the cold overview")
         let unchanged = try timed { _ = try publisher.refresh(listed: listed) }
         print("  unchanged rerun: \(format(unchanged * 1000, 1)) ms (target ≤ 50 ms)")
-        let newFile = RegionTracks.files(outlineLonLat: RegionTracks.outline(boundsLonLat: regions[0].bounds), count: 1, seed: 99)[0]
         _ = try record(("new-" + newFile.name, newFile.contents), store: store, queue: queue)
         listed = Set(try FileStore.listDirectory(store.recordsDirectory).filter { $0.hasSuffix(".json") }.map { String($0.prefix(64)) })
         let added = try timed { report = try publisher.refresh(listed: listed) }
         print(
             "  one new track: \(format(added, 3)) s (\(report.regionsUpdated) region updated on its counts, \(report.regionsRebuilt) redrawn; target ≤ 0.3 s)"
         )
+        try phases(of: newFile.contents, store: store, statePath: publisher.stateDirectory + "/regions/" + OverviewPublisher.fileStem(report.newest))
         for name in try FileStore.listDirectory(publisher.stateDirectory + "/regions").sorted() {
             let bytes = try FileStore.readFile(publisher.stateDirectory + "/regions/" + name)
             guard let region = RegionOverview(stateBytes: bytes) else { continue }
@@ -81,6 +91,29 @@ enum OverviewBenchmark {
                     + "counts \(format(Double(region.memoryBytes) / 1_048_576, 1)) MB in memory, \(bytes.count / 1024) KB kept on disk")
         }
     }
+
+    /// Where one new track's update goes: the steps of `OverviewPublisher` for its region, timed one by one.
+    private static func phases(of contents: String, store: ThumbnailStore, statePath: String) throws {
+        let key = store.key(content: SHA256.hash(Array(contents.utf8)))
+        guard let record = store.record(key), let text = record.overviewRoute, let segments = RouteCoding.decode(text),
+            let route = OverviewRoute(id: key.hex + "-again", segments: segments, distanceMeters: record.distanceM, startTime: record.startTime)
+        else { return }
+        var bytes: [UInt8] = [], region: RegionOverview?
+        let read = try timed { bytes = try FileStore.readFile(statePath) }
+        let decode = try timed { region = RegionOverview(stateBytes: bytes) }
+        guard var region = consume region else { return }
+        let add = try timed { region.add(route) }
+        var pictures: [[UInt8]] = []
+        let draw = try timed { pictures = try region.scales.indices.map { try region.png(scaleIndex: $0) } }
+        let encode = try timed { bytes = region.stateBytes() }
+        let write = try timed { try FileStore.writeAtomically(bytes, to: store.stateDirectory + "/phase-test", permissions: 0o600) }
+        try? FileStore.remove(store.stateDirectory + "/phase-test")
+        print(
+            "    of which, for its region: read counts \(ms(read)), decode \(ms(decode)), add the route \(ms(add)), draw and encode both pictures "
+                + "\(ms(draw)) (\(pictures.map { $0.count / 1024 }) KB), encode counts \(ms(encode)), write them (fsync) \(ms(write))")
+    }
+
+    private static func ms(_ seconds: Double) -> String { format(seconds * 1000, 0) + " ms" }
 
     /// Decodes one generated file, makes its route and record as a worker would, and puts its job in done/.
     private static func record(_ file: (name: String, contents: String), store: ThumbnailStore, queue: JobQueue) throws -> (
