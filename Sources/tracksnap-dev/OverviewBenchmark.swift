@@ -82,6 +82,7 @@ enum OverviewBenchmark {
             "  one new track: \(format(added, 3)) s (\(report.regionsUpdated) region updated on its counts, \(report.regionsRebuilt) redrawn; target ≤ 0.3 s)"
         )
         try phases(of: newFile.contents, store: store, statePath: publisher.stateDirectory + "/regions/" + OverviewPublisher.fileStem(report.newest))
+        try comparePeer(store: store, statePath: publisher.stateDirectory + "/regions/" + OverviewPublisher.fileStem(report.newest), work: root)
         for name in try FileStore.listDirectory(publisher.stateDirectory + "/regions").sorted() {
             let bytes = try FileStore.readFile(publisher.stateDirectory + "/regions/" + name)
             guard let region = RegionOverview(stateBytes: bytes) else { continue }
@@ -111,6 +112,47 @@ enum OverviewBenchmark {
         print(
             "    of which, for its region: read counts \(ms(read)), decode \(ms(decode)), add the route \(ms(add)), draw and encode both pictures "
                 + "\(ms(draw)) (\(pictures.map { $0.count / 1024 }) KB), encode counts \(ms(encode)), write them (fsync) \(ms(write))")
+    }
+
+    /// The counting alone for the new track's region at @2x: TrackSnap's grid walk against a numpy
+    /// heat map over the same routes (`scripts/overview_numpy_peer.py`: sampled every 0.25 px,
+    /// unique pixels per track, `np.add.at`), as a one-shot tool counts on every run.
+    private static func comparePeer(store: ThumbnailStore, statePath: String, work: String) throws {
+        guard let kept = RegionOverview(stateBytes: try FileStore.readFile(statePath)), kept.scales.contains(2) else { return }
+        let routes = kept.members.sorted().compactMap { id -> OverviewRoute? in
+            guard let key = CacheKey(hex: id), let record = store.record(key), let text = record.overviewRoute,
+                let segments = RouteCoding.decode(text)
+            else { return nil }
+            return OverviewRoute(id: id, segments: segments, distanceMeters: record.distanceM, startTime: record.startTime)
+        }
+        let viewport = kept.frame.viewport(scale: 2)
+        var region = RegionOverview(frame: kept.frame, scales: [2])
+        let ours = try timed { for route in routes { region.add(route) } }
+        var bytes: [UInt8] = []
+        for value in [Int32(viewport.widthPixels), Int32(viewport.heightPixels), Int32(routes.count)] {
+            withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+        }
+        for route in routes {
+            let points = route.pixelSegments(in: viewport).flatMap { $0 }
+            withUnsafeBytes(of: Int32(points.count).littleEndian) { bytes += $0 }
+            for point in points {
+                withUnsafeBytes(of: point.x.bitPattern.littleEndian) { bytes += $0 }
+                withUnsafeBytes(of: point.y.bitPattern.littleEndian) { bytes += $0 }
+            }
+        }
+        try FileStore.writeAtomically(bytes, to: work + "/routes.bin")
+        let grid = region.grids[0]
+        let nonzero = grid.counts.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
+        print(
+            "  counting \(routes.count) tracks at @2x (\(viewport.widthPixels)×\(viewport.heightPixels)): TrackSnap \(ms(ours)) "
+                + "(\(nonzero) pixels counted, largest count \(grid.maximumCount))")
+        if let peer = Benchmark.pythonScriptLines("overview_numpy_peer.py", [work + "/routes.bin"])?.first, let seconds = peer["seconds"] as? Double {
+            print(
+                "  numpy peer (sampled every 0.25 px, unique per track, add): \(ms(seconds)) (\(peer["nonzero"] ?? "?") pixels, largest \(peer["maximum"] ?? "?"))"
+                    + " → TrackSnap \(format(seconds / ours, 1))x faster")
+        } else {
+            print("  numpy peer: not available (python3 with numpy)")
+        }
     }
 
     private static func ms(_ seconds: Double) -> String { format(seconds * 1000, 0) + " ms" }
