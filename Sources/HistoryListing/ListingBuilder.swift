@@ -115,11 +115,11 @@ package struct ListingBuilder: Sendable {
             report.refusedToEmpty = true
             return report
         }
+        let stampHex = stamp(scan.jobsByKey)
         // Before the pages: index.html links overview.html and index.json names its part.
-        let overview = try OverviewPublisher(store: store).refresh(listed: Set(scan.jobsByKey.keys))
+        let overview = try OverviewPublisher(store: store).refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex)
         report.overviewRegions = overview.regions
         report.overviewRegionsDrawn = overview.regionsUpdated + overview.regionsRebuilt
-        let stampHex = stamp(scan.jobsByKey)
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
         let manifestOnDisk = site.loadManifest()
         var manifest = manifestOnDisk

@@ -57,9 +57,11 @@ package struct OverviewPublisher {
 
     /// Brings the overview to the tracks `listed` (their cache keys; a key whose record is not
     /// published yet is left out, and the stamp is not kept, so a later refresh adds it).
-    package func refresh(listed: Set<String>) throws(FileError) -> Report {
+    /// `inputStamp`, when given, already stands for every listed key (the listing's own stamp of
+    /// done/), which saves sorting and hashing them again; nil hashes `listed`.
+    package func refresh(listed: Set<String>, inputStamp: String? = nil) throws(FileError) -> Report {
         try FileStore.createDirectories([store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory])
-        let stamp = stampText(listed)
+        let stamp = stampText(listed, inputStamp: inputStamp)
         if (try? FileStore.readFile(stampPath, maximumBytes: 4096)).map({ String(decoding: $0, as: UTF8.self) }) == stamp,
             let regions = try? FileStore.listDirectory(regionsDirectory), publishedFilesExist(regions)
         {
@@ -135,11 +137,16 @@ package struct OverviewPublisher {
         return report
     }
 
-    /// The stamp of a refresh's inputs: the options and every listed key.
-    private func stampText(_ listed: Set<String>) -> String {
+    /// The stamp of a refresh's inputs: the options and every listed key (or `inputStamp`, which
+    /// stands for them).
+    private func stampText(_ listed: Set<String>, inputStamp: String?) -> String {
         var hash = SHA256()
         hash.update("overview 1 \(options)\n")
-        for id in listed.sorted() { hash.update(id + "\n") }
+        if let inputStamp {
+            hash.update(inputStamp + "\n")
+        } else {
+            for id in listed.sorted() { hash.update(id + "\n") }
+        }
         return hash.finalize().hex
     }
 
