@@ -70,18 +70,22 @@ package struct OverviewPublisher {
         var report = Report()
         var records = RecordReader(store: store)
         var catalog = OverviewCatalog.load(catalogPath)
-        var complete = true
+        var complete = true, catalogChanged = false
         for id in listed where catalog.entries[id] == nil {
             if let record = records.record(id) {
                 catalog.entries[id] = OverviewCatalog.Entry(record)
+                catalogChanged = true
             } else {
                 complete = false
             }
         }
-        for id in catalog.entries.keys where !listed.contains(id) { catalog.entries[id] = nil }
+        for id in catalog.entries.keys where !listed.contains(id) {
+            catalog.entries[id] = nil
+            catalogChanged = true
+        }
         report.tracksWithoutRoute = catalog.entries.values.reduce(0) { $0 + ($1.hasRoute ? 0 : 1) }
-        let extents = catalog.entries.sorted { $0.key < $1.key }.compactMap { id, entry in
-            entry.hasRoute ? TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime) : nil
+        let extents = catalog.entries.filter(\.value.hasRoute).sorted { $0.key < $1.key }.compactMap { id, entry in
+            TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime)
         }
         let plans = OverviewAtlas.plan(extents, options: options)
         var regionIndex = OverviewRegionIndex.load(regionIndexPath)
@@ -131,7 +135,8 @@ package struct OverviewPublisher {
         ])
         try removeRegions(except: Set(shown.map(\.stem)))
         // One batch, the stamp last: a refresh killed before it does the work again.
-        var state = [(bytes: catalog.bytes(), path: catalogPath), (bytes: regionIndex.bytes(), path: regionIndexPath)]
+        var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]
+        if catalogChanged { state.insert((catalog.bytes(), catalogPath), at: 0) }
         if complete { state.append((Array(stamp.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
         try FileStore.writeAtomically(state, permissions: 0o600)
         return report
