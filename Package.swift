@@ -60,6 +60,8 @@ let package = Package(
         // Drawing a vector basemap: tiles + a style's draw rules → coverage blended into the image.
         .target(name: "VectorMap", dependencies: ["VectorTiles", "MapStyle", "MapTiles", "Raster", "MapGeometry"]),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
+        // The archive at a glance, pure: density counts per region, regions, the heat-map picture.
+        .target(name: "ArchiveOverview", dependencies: ["MapGeometry", "Raster", "PNGEncoding"]),
         // The cache as plain values (keys, the store's files and locks, the listing's record): the
         // listing reads it without linking the renderer.
         .target(name: "ThumbnailCache", dependencies: ["FileStore", "ContentHash"]),
@@ -68,12 +70,13 @@ let package = Package(
             name: "StyleFile",
             dependencies: ["JSONDocument", "ThumbnailCache", "SnapshotRendering", "TrackFormats", "Raster", "MapTiles", "ContentHash"]),
         .target(
-            name: "HistoryListing", dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones", "JSONDocument"]),
+            name: "HistoryListing",
+            dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones", "JSONDocument", "ArchiveOverview", "MapGeometry"]),
         .target(
             name: "BatchRun",
             dependencies: [
                 "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
-                "TileSources",
+                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel",
             ]),
         .target(
             name: "TrackSynthesis",
@@ -86,7 +89,7 @@ let package = Package(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
-                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles",
+                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles", "ArchiveOverview",
             ]),
 
         .testTarget(
@@ -110,6 +113,7 @@ let package = Package(
             dependencies: ["VectorMap", "VectorTiles", "MapStyle", "MapTiles", "MapGeometry", "Raster", "PNGEncoding", "TrackSynthesis"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
         .testTarget(name: "HistoryListingTests", dependencies: ["HistoryListing"]),
+        .testTarget(name: "ArchiveOverviewTests", dependencies: ["ArchiveOverview", "MapGeometry", "Raster", "PNGEncoding"]),
         .testTarget(
             name: "BatchRunTests",
             dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport"],

@@ -4,7 +4,8 @@ built by a single `tracksnap run` over the same archive.
 
 Must be equal: the set of track ids; every image under thumbs/, byte for byte; every detail page;
 index.json and its parts (index/part-N.json) track by track, field by field, in the same order;
-the index pages (index.html, page-N.html), site.css and the parts, byte for byte.
+the index pages (index.html, page-N.html), site.css and the parts, byte for byte; the archive
+overview (overview.html, index/overview.json and every region picture under overview/), byte for byte.
 
 Nothing is left out: a track with no recorded time is placed by its archive file's modification
 time, which enqueue keeps on its copy, so both sites order and date it alike.
@@ -12,8 +13,8 @@ time, which enqueue keeps on its copy, so both sites order and date it alike.
 changed (e.g. the sites of two TrackSnap versions built from the same archive): each track of the
 first site is paired with the one track of the second whose images have the same names after the
 key and the same bytes; the first site's keys are then renamed (file names and every reference in
-pages and index.json) in a temporary copy, and that copy must equal the second site byte for byte
-as above. A track with no partner, or with two, is a difference.
+pages and index.json; an overview region's 16-digit name with its track's key) in a temporary
+copy, and that copy must equal the second site byte for byte as above. A track with no partner, or with two, is a difference.
 Exit 0 when equal; 1 with the differences listed.
 """
 import hashlib
@@ -25,6 +26,8 @@ import sys
 import tempfile
 
 KEY = re.compile(r"[0-9a-f]{64}")
+# An overview region's name: the first 16 hex digits of its oldest track's key.
+STEM = re.compile(r"(overview/|\"id\":\"|^)([0-9a-f]{16})(?![0-9a-f])")
 
 
 def files(root, sub):
@@ -81,7 +84,9 @@ def key_map(first, second):
 
 def rekeyed_copy(root, mapping, destination):
     """The site's public files (no dot folders) with every mapped key renamed, in names and text."""
-    rename = lambda text: KEY.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
+    stems = {key[:16]: partner[:16] for key, partner in mapping.items()}
+    rename_stems = lambda text: STEM.sub(lambda m: m.group(1) + stems.get(m.group(2), m.group(2)), text)
+    rename = lambda text: rename_stems(KEY.sub(lambda m: mapping.get(m.group(0), m.group(0)), text))
     for folder, subfolders, names in os.walk(root):
         subfolders[:] = [d for d in subfolders if not d.startswith(".")]
         relative = os.path.relpath(folder, root)
@@ -113,7 +118,7 @@ def main_mapping_keys(first, second):
 
 def main(sharded, single):
     problems = []
-    for sub in ("thumbs", "tracks"):
+    for sub in ("thumbs", "tracks", "overview"):
         a, b = files(sharded, sub), files(single, sub)
         if set(a) != set(b):
             problems.append(f"{sub}/: {len(set(a) - set(b))} only in the sharded site, {len(set(b) - set(a))} only in the single run")
@@ -141,7 +146,7 @@ def main(sharded, single):
     if cards(sharded) != cards(single):
         problems.append("the index pages link different tracks")
     pages = lambda root: {name: digest for name, digest in files(root, ".").items()
-                          if re.fullmatch(r"index\.html|page-\d+\.html|site\.css|index\.json", name)}
+                          if re.fullmatch(r"index\.html|page-\d+\.html|site\.css|index\.json|overview\.html", name)}
     for sub, a, b in ((".", pages(sharded), pages(single)), ("index", files(sharded, "index"), files(single, "index"))):
         differing = sorted(name for name in set(a) | set(b) if a.get(name) != b.get(name))
         if differing:
@@ -151,7 +156,8 @@ def main(sharded, single):
     if not problems:
         images = len(files(sharded, "thumbs"))
         print(f"compare-sites: equal: {len(ids_a)} tracks, {images} byte-identical images, "
-              f"{len(files(sharded, 'tracks'))} identical detail pages, identical index pages and index.json", file=sys.stderr)
+              f"{len(files(sharded, 'tracks'))} identical detail pages, {len(files(sharded, 'overview'))} identical overview pictures, "
+              "identical index pages, overview page and index.json", file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -45,6 +45,7 @@ package struct ThumbnailRenderer: Sendable {
         let basemap = BasemapReport.combined(snapshots.compactMap(\.info.basemap))
         record.basemap = basemap.map(TrackRecord.Basemap.init(report:))
         record.incomplete = basemap?.failureCause
+        record.overviewRoute = OverviewRouteMaker.text(of: track, cleaning: settings.options.cleaning)
         return (pngs, record)
     }
 }

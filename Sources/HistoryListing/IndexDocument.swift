@@ -2,7 +2,7 @@
 /// entry point: the parts newest first, each the tracks of one numbered page (newest first), so a
 /// new track rewrites the newest part and this file. A track's own object is `TrackFragments.json`.
 ///
-///     index.json             {"page_size":60,"parts":[
+///     index.json             {"overview":"index/overview.json","page_size":60,"parts":[
 ///                            {"path":"index/part-2.json","tracks":12},
 ///                            {"path":"index/part-1.json","tracks":60}
 ///                            ],"tracks":72,"version":3}
@@ -41,7 +41,7 @@ enum IndexDocument {
 
     /// `index.json`: the page size, the parts in the order given (newest first) and the track count.
     static func index(pageSize: Int, parts: [PartReference], trackCount: Int) -> [UInt8] {
-        var json: [UInt8] = Array("{\"page_size\":\(pageSize),\"parts\":[".utf8)
+        var json: [UInt8] = Array("{\"overview\":\"\(OverviewPublisher.partPath)\",\"page_size\":\(pageSize),\"parts\":[".utf8)
         for (position, part) in parts.enumerated() {
             if position > 0 { json.append(UInt8(ascii: ",")) }
             json += Array("\n{\"path\":\"\(part.path)\",\"tracks\":\(part.trackCount)}".utf8)

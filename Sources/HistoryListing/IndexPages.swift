@@ -42,7 +42,8 @@ struct IndexPages {
     /// digest is unchanged are not rewritten.
     func digest(ofPage number: Int) -> UInt64 {
         let range = range(ofPage: number)
-        var hash = ListingCache.digest("page \(number) of size \(pageSize) newer \(min(pageCount - number, 3))\n".utf8)
+        // "overview": the header links overview.html, so pages written before it are written again.
+        var hash = ListingCache.digest("page \(number) of size \(pageSize) newer \(min(pageCount - number, 3)) overview\n".utf8)
         hash = ListingCache.digest((range.lowerBound > 0 ? items[range.lowerBound - 1].month : "").utf8, seed: hash)
         for index in range { hash = withUnsafeBytes(of: items[index].digest) { ListingCache.digest($0, seed: hash) } }
         return hash
@@ -52,14 +53,16 @@ struct IndexPages {
     func page(_ number: Int) -> [UInt8] {
         let title = "TrackSnap · page \(number)"
         let header =
-            "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">page \(number)</span> <a href=\"index.html#months\">by month</a></header>\n"
+            "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">page \(number)</span> <a href=\"index.html#months\">by month</a> <a href=\"overview.html\">Overview</a></header>\n"
         return document(title: title, header: header, navigation: [], range: range(ofPage: number), pager: pager(number))
     }
 
     /// `index.html`: the newest `pageSize` tracks, the month navigation and the way to older pages.
     func indexPage() -> [UInt8] {
         let total = items.count == 1 ? "1 track" : "\(items.count) tracks"
-        let header = "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(total)</span></header>\n"
+        let header =
+            "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(total)</span> "
+            + "<a href=\"overview.html\">Overview</a></header>\n"
         let shown = 0..<min(pageSize, items.count)
         var pager = ""
         if items.count > pageSize {

@@ -24,6 +24,10 @@ package struct ListingReport: Sendable, Equatable {
     package var pagesRemoved = 0
     /// Published files found deleted, edited or replaced since they were written (so written again).
     package var repaired = 0
+    /// Regions on the overview page (`OverviewPublisher`).
+    package var overviewRegions = 0
+    /// Overview regions whose pictures were drawn again (tracks added or removed, or redrawn).
+    package var overviewRegionsDrawn = 0
     /// True when done/ held no finished job while the site lists tracks, and nothing was written
     /// or pruned (see `ListingBuilder.allowsEmptying`).
     package var refusedToEmpty = false
@@ -69,7 +73,8 @@ package struct ListingBuilder: Sendable {
     /// one list of them: a folder the site writes into and this list leaves out keeps a killed
     /// run's temporaries for good.
     package var stagingDirectories: [String] {
-        store.stagingDirectories + [SiteWriter.detailDirectory, SiteWriter.partDirectory].map { store.root + "/" + $0 }
+        store.stagingDirectories + [SiteWriter.detailDirectory, SiteWriter.partDirectory, OverviewPublisher.directory].map { store.root + "/" + $0 }
+            + [store.stateDirectory + "/overview", store.stateDirectory + "/overview/regions"]
     }
 
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
@@ -122,6 +127,10 @@ package struct ListingBuilder: Sendable {
             return report
         }
         let stampHex = stamp(scan.jobsByKey)
+        // Before the pages: index.html links overview.html and index.json names its part.
+        let overview = try OverviewPublisher(store: store).refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex)
+        report.overviewRegions = overview.regions
+        report.overviewRegionsDrawn = overview.regionsUpdated + overview.regionsRebuilt
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
         let (manifestOnDisk, manifestLines) = site.loadManifest()
         var manifest = manifestOnDisk

@@ -36,6 +36,8 @@ enum SiteStyleSheet {
         article.detail img{display:block;max-width:100%;max-height:72vh;width:auto;height:auto;border-radius:10px;background:var(--line)}
         dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1.25rem;margin:1.25rem 0}
         dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere;font-variant-numeric:tabular-nums}
+        main.overview figure{margin:1rem 0 1.5rem}main.overview figcaption{margin-top:.35rem;font-variant-numeric:tabular-nums}
+        main.overview img{display:block;max-width:100%;width:auto;height:auto;border-radius:10px;background:var(--line)}
 
         """
 }

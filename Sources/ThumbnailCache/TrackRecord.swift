@@ -124,6 +124,10 @@ package struct TrackRecord: Sendable, Equatable, Codable {
     /// published (still useful) but not reused from the cache; the next run draws them again.
     /// Nil when complete (tiles absent by design, outside the source's coverage, do not count).
     package var incomplete: String?
+    /// The route the archive overview draws (`ArchiveOverview` `RouteCoding` text: Mercator
+    /// decimetres, simplified); nil in records written before the overview, whose tracks it
+    /// leaves out until they are rendered again. Not part of index.json.
+    package var overviewRoute: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, format, fixes, images, activity, bbox, segments, basemap, incomplete
@@ -138,6 +142,7 @@ package struct TrackRecord: Sendable, Equatable, Codable {
         case durationS = "duration_s"
         case elevationGainM = "elevation_gain_m"
         case fixesKept = "fixes_kept"
+        case overviewRoute = "overview_route"
     }
 
     /// A record of the fields every render has; the optional ones are set after.

@@ -100,7 +100,7 @@ import Testing
         let json = String(decoding: plan.topFiles[2].bytes, as: UTF8.self)
         #expect(
             json
-                == "{\"page_size\":3,\"parts\":[\n{\"path\":\"index/part-2.json\",\"tracks\":1},\n{\"path\":\"index/part-1.json\",\"tracks\":3}\n],\"tracks\":4,\"version\":3}\n"
+                == "{\"overview\":\"index/overview.json\",\"page_size\":3,\"parts\":[\n{\"path\":\"index/part-2.json\",\"tracks\":1},\n{\"path\":\"index/part-1.json\",\"tracks\":3}\n],\"tracks\":4,\"version\":3}\n"
         )
         let part = plan.indexFiles.first { $0.id == "index/part-2.json" }.map { String(decoding: $0.bytes, as: UTF8.self) }
         #expect(part == "{\"part\":2,\"tracks\":[\n{\"id\":\"\(Self.item(4).id)\",\"v\":1}\n],\"version\":3}\n")

@@ -1,0 +1,107 @@
+import MapGeometry
+
+/// A track as the overview groups it, from its record alone: its id, extent and start.
+package struct TrackExtent: Sendable, Equatable {
+    /// The track's id (its cache key).
+    package var id: String
+    /// The extent in Mercator metres (east of the antimeridian when the track crosses it).
+    package var bounds: MapRect
+    /// First fix time, seconds since the Unix epoch; nil without times.
+    package var startTime: Double?
+
+    /// The extent of a record's `bbox` (`[west, south, east, north]` degrees, west > east across
+    /// the antimeridian); nil when it is not four finite numbers.
+    package init?(id: String, bboxDegrees bbox: [Double], startTime: Double?) {
+        guard bbox.count == 4, bbox.allSatisfy(\.isFinite) else { return nil }
+        let east = bbox[2] < bbox[0] ? bbox[2] + 360 : bbox[2]
+        let southWest = WebMercator.project(latitudeDegrees: bbox[1], longitudeDegrees: bbox[0])
+        let northEast = WebMercator.project(latitudeDegrees: bbox[3], longitudeDegrees: east)
+        self.init(
+            id: id, bounds: MapRect(minX: southWest.xMeters, minY: southWest.yMeters, maxX: northEast.xMeters, maxY: northEast.yMeters),
+            startTime: startTime)
+    }
+
+    /// An extent in Mercator metres.
+    package init(id: String, bounds: MapRect, startTime: Double?) {
+        self.id = id
+        self.bounds = bounds
+        self.startTime = startTime
+    }
+}
+
+/// One region of an overview as planned from the tracks' extents: which tracks, and its frame.
+package struct RegionPlan: Sendable, Equatable {
+    /// The region's name in files: its oldest track's id (earliest start, then smallest id), so
+    /// it stays put as newer tracks join.
+    package var id: String
+    /// The ids of its tracks, ascending.
+    package var members: [String]
+    /// The picture's frame, fitted around the members' extents.
+    package var frame: RegionFrame
+}
+
+/// How a region's picture was brought up to date.
+package enum RegionUpdate: Sendable, Equatable {
+    /// Nothing changed.
+    case unchanged
+    /// Tracks were added or taken away on the kept counts (the frame stayed).
+    case incremental(added: Int, removed: Int)
+    /// Drawn again from every member's route (a new region, a new frame, or a removed track
+    /// whose route could not be had).
+    case rebuilt
+}
+
+/// The overview of a set of tracks: regions planned from the tracks' extents (records only),
+/// each brought up to date from the routes of the tracks that changed. The result depends only on
+/// the tracks: a region brought up to date equals the same region drawn from scratch, byte for byte.
+package enum OverviewAtlas {
+    /// The regions of `tracks` (see `RegionGrouping`), in the order of their first track.
+    package static func plan(_ tracks: [TrackExtent], options: OverviewOptions) -> [RegionPlan] {
+        RegionGrouping.regions(of: tracks.map(\.bounds), gapMeters: options.regionGapMeters).map { indices in
+            let bounds = indices.dropFirst().reduce(tracks[indices[0]].bounds) { union($0, tracks[$1].bounds) }
+            let oldest = indices.min { a, b in
+                (tracks[a].startTime ?? .infinity, tracks[a].id) < (tracks[b].startTime ?? .infinity, tracks[b].id)
+            }!
+            return RegionPlan(
+                id: tracks[oldest].id, members: indices.map { tracks[$0].id }.sorted(), frame: RegionFrame(fitting: bounds, options: options))
+        }
+    }
+
+    /// `previous` (the region's kept state, if any) brought to `plan`: tracks added and taken
+    /// away on the kept counts when the frame and scales are the same, else every member drawn
+    /// anew. `route` gives a track's route (nil when it cannot be had: such a track is left out,
+    /// and added by a later update that has it).
+    package static func update(
+        _ previous: consuming RegionOverview?, to plan: RegionPlan, scales: [Double], route: (String) -> OverviewRoute?
+    ) -> (region: RegionOverview, update: RegionUpdate) {
+        // Consumed, so the kept counts are changed in place: a copy of a busy city's would cost
+        // tens of megabytes and milliseconds.
+        if var region = consume previous, region.frame == plan.frame, region.scales == scales {
+            let wanted = Set(plan.members)
+            let removed = region.members.subtracting(wanted).sorted()
+            let added = plan.members.filter { !region.members.contains($0) }
+            var complete = true
+            for id in removed {
+                guard let gone = route(id) else {
+                    complete = false
+                    break
+                }
+                region.subtract(gone)
+            }
+            if complete {
+                var drawn = 0
+                for id in added {
+                    guard let new = route(id) else { continue }
+                    region.add(new)
+                    drawn += 1
+                }
+                return (region, drawn == 0 && removed.isEmpty ? .unchanged : .incremental(added: drawn, removed: removed.count))
+            }
+        }
+        var region = RegionOverview(frame: plan.frame, scales: scales)
+        for id in plan.members {
+            if let member = route(id) { region.add(member) }
+        }
+        return (region, .rebuilt)
+    }
+}
