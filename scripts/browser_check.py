@@ -6,8 +6,8 @@ Usage: browser_check.py SITE_DIR SCREENSHOT_DIR
 Serves SITE_DIR with Python's static file server on 127.0.0.1 (a free port), then drives
 Debian's `chromium` through the DevTools protocol on a pipe (--remote-debugging-pipe; no
 websocket library needed). For index.html, the second index page when there is one, and the
-detail pages of the first 200 tracks it checks that:
-  - every <img> loads (lazy ones are switched to eager first) and has a natural size,
+detail pages of the first 200 tracks (and overview.html when the site has one) it checks that:
+  - every <img> loads (lazy ones are switched to eager first) and has a natural size and an alt text,
   - nothing is logged as an error (console, uncaught exception, failed request),
   - no JavaScript dialog opens (a hostile track name that escaped would alert),
   - every link and image stays inside the site (same origin, no path outside it),
@@ -131,7 +131,8 @@ IMAGES_SCRIPT = """
   const results = await Promise.all(images.map(image => image.decode().then(
       () => image.naturalWidth > 0 ? null : image.currentSrc || image.src,
       () => image.currentSrc || image.src)));
-  return JSON.stringify({count: images.length, broken: results.filter(x => x)});
+  const unlabelled = images.filter(image => !(image.getAttribute('alt') || '').trim()).map(image => image.currentSrc || image.src);
+  return JSON.stringify({count: images.length, broken: results.filter(x => x), unlabelled});
 })()
 """
 
@@ -150,6 +151,8 @@ def check_page(browser, session, url, site_root_url, screenshot_path, problems):
                                                           "returnByValue": True}, session)["result"]["value"])
     for source in images["broken"]:
         problems.append(f"{url}: image did not load: {source}")
+    for source in images["unlabelled"]:
+        problems.append(f"{url}: image without alt text: {source}")
     links = json.loads(browser.send("Runtime.evaluate", {"expression": LINKS_SCRIPT, "returnByValue": True},
                                     session)["result"]["value"])
     for link in links:
@@ -207,6 +210,9 @@ def main():
         pages = [("index.html", "index.png")]
         if os.path.isfile(os.path.join(site, "page-1.html")):
             pages.append(("page-1.html", "page-1.png"))
+        # The archive overview (issue 25): its region pictures load and say their numbers.
+        if os.path.isfile(os.path.join(site, "overview.html")):
+            pages.append(("overview.html", "overview.png"))
         # index.json (schema 3) lists its parts, newest first; each holds one page's tracks.
         with open(os.path.join(site, "index.json"), encoding="utf-8") as handle:
             parts = json.load(handle)["parts"]
