@@ -114,9 +114,7 @@ public enum TileResampler {
                 let destination = target.baseAddress! + slot * rowBytes
                 if let tile {
                     any = true
-                    tile.pixels.withUnsafeBufferPointer { source in
-                        destination.update(from: source.baseAddress! + row * rowBytes, count: rowBytes)
-                    }
+                    tile.copyRow(row, to: destination)
                 } else {
                     destination.update(repeating: 0, count: rowBytes)
                 }

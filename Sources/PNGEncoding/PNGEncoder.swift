@@ -60,7 +60,8 @@ public enum PNGEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: buffer.count))
     }
 
-    private static func isOpaque(_ canvas: Canvas) -> Bool {
+    /// Whether every pixel's alpha is 255.
+    static func isOpaque(_ canvas: Canvas) -> Bool {
         canvas.pixels.withUnsafeBufferPointer { pixels in
             var index = 3
             while index < pixels.count {
