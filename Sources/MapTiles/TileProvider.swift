@@ -40,6 +40,8 @@ public struct TileImage: Sendable {
     /// 256 premultiplied RGBA colours (little-endian words: red in the low byte) for a palette
     /// tile; empty for an RGBA tile.
     public let palette: [UInt32]
+    /// `palette` as float vectors (0...255 a channel), for the resampler.
+    private let floatPalette: [SIMD4<Float>]
 
     /// Wraps decoded pixels; `pixels` must hold `width * height * 4` premultiplied bytes.
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt8]) {
@@ -49,6 +51,7 @@ public struct TileImage: Sendable {
         rgba = pixels
         indices = []
         palette = []
+        floatPalette = []
     }
 
     /// Wraps a palette tile: `indices` must hold `width * height` bytes and `palette` 256
@@ -60,13 +63,16 @@ public struct TileImage: Sendable {
         rgba = []
         self.indices = indices
         self.palette = palette
+        floatPalette = palette.map { color in
+            SIMD4<Float>(Float(color & 0xFF), Float((color >> 8) & 0xFF), Float((color >> 16) & 0xFF), Float(color >> 24))
+        }
     }
 
     /// Whether the tile is kept as palette indices.
     public var isIndexed: Bool { !indices.isEmpty }
 
     /// Bytes held (for cache bounds).
-    public var byteCount: Int { rgba.count + indices.count + palette.count * 4 }
+    public var byteCount: Int { rgba.count + indices.count + palette.count * 20 }
 
     /// `width * height * 4` premultiplied bytes (a palette tile is expanded: a copy).
     public var pixels: [UInt8] {
@@ -93,6 +99,29 @@ public struct TileImage: Sendable {
         } else {
             rgba.withUnsafeBufferPointer { source in
                 destination.update(from: source.baseAddress! + row * count * 4, count: count * 4)
+            }
+        }
+    }
+
+    /// Writes row `row` as `width` premultiplied pixels, float vectors of 0...255 (what the
+    /// resampler filters). A palette tile looks each index up in its float palette.
+    @inline(__always)
+    public func copyRow(_ row: Int, toFloats destination: UnsafeMutablePointer<SIMD4<Float>>) {
+        let count = width
+        if isIndexed {
+            indices.withUnsafeBufferPointer { indices in
+                floatPalette.withUnsafeBufferPointer { palette in
+                    let source = indices.baseAddress! + row * count
+                    for x in 0..<count { destination[x] = palette[Int(source[x])] }
+                }
+            }
+        } else {
+            rgba.withUnsafeBufferPointer { source in
+                let start = source.baseAddress! + row * count * 4
+                for x in 0..<count {
+                    let pixel = start + x * 4
+                    destination[x] = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
+                }
             }
         }
     }

@@ -31,10 +31,11 @@ public struct PalettePNGEncoder: Sendable {
         return try encode(indices: reduced.indices, paletteRGB: reduced.paletteRGB, width: canvas.width, height: canvas.height)
     }
 
-    /// Encodes `width`×`height` palette indices (row-major) with a palette of 3 bytes an entry.
+    /// Encodes the first `width`×`height` palette indices (row-major; a reused buffer may hold
+    /// more) with a palette of 3 bytes an entry.
     mutating func encode(indices: [UInt8], paletteRGB: [UInt8], width: Int, height: Int) throws(PNGError) -> [UInt8] {
         let paletteCount = paletteRGB.count / 3
-        guard width > 0, height > 0, paletteCount > 0, paletteCount <= 256, indices.count == width * height else {
+        guard width > 0, height > 0, paletteCount > 0, paletteCount <= 256, indices.count >= width * height else {
             throw PNGError(operation: "encode", message: "an empty palette image")
         }
         let stream = indices.withUnsafeBufferPointer { indices in
