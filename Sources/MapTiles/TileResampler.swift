@@ -130,7 +130,15 @@ public enum TileResampler {
         opacity: Float
     ) {
         let target = UnsafeMutableRawPointer(row)
-        // Up to three rows (enlarging; shrinking by up to √2) unrolled, a missing tap weighing 0.
+        // Two rows (enlarging) and three (shrinking by up to √2) unrolled.
+        if taps.count == 2 {
+            let first = filtered + taps[0].slot &* width, firstWeight = taps[0].weight
+            let second = filtered + taps[1].slot &* width, secondWeight = taps[1].weight
+            for column in 0..<width {
+                put(firstWeight * first[column] + secondWeight * second[column], at: target + column &* 4, opacity: opacity)
+            }
+            return
+        }
         if taps.count <= 3 {
             let first = filtered + taps[0].slot &* width, firstWeight = taps[0].weight
             let second = taps.count > 1 ? filtered + taps[1].slot &* width : first, secondWeight = taps.count > 1 ? taps[1].weight : 0

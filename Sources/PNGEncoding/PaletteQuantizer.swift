@@ -19,6 +19,8 @@ public struct PaletteQuantizer: Sendable {
     /// Per histogram cell (6 bits a channel, 2^18 cells): pixel count and channel sums.
     private var counts: [UInt32] = []
     private var sums: [UInt64] = []
+    /// Per cell: the sum over its pixels of the squared channels (for a box's spread).
+    private var squares: [UInt64] = []
     /// The cells with pixels, then, per cell, its box's palette index.
     private var used: [Int32] = []
     private var cellIndex: [UInt8] = []
@@ -35,24 +37,44 @@ public struct PaletteQuantizer: Sendable {
         if counts.isEmpty {
             counts = [UInt32](repeating: 0, count: Self.cellCount)
             sums = [UInt64](repeating: 0, count: Self.cellCount * 3)
+            squares = [UInt64](repeating: 0, count: Self.cellCount)
             cellIndex = [UInt8](repeating: 0, count: Self.cellCount)
         }
         let pixelCount = canvas.width * canvas.height
         histogram(canvas, pixelCount: pixelCount)
         var boxes = [Box(start: 0, end: used.count)]
-        boxes[0].measure(used, counts, sums)
+        boxes[0].measure(used, counts, sums, squares)
         split(&boxes)
         var palette: [UInt8] = []
         palette.reserveCapacity(boxes.count * 3)
+        for box in boxes { palette += box.meanRGB }
         for (index, box) in boxes.enumerated() {
-            palette += box.meanRGB
-            for position in box.start..<box.end { cellIndex[Int(used[position])] = UInt8(index) }
+            for position in box.start..<box.end {
+                let cell = Int(used[position])
+                cellIndex[cell] = UInt8(index)
+                // A cell far from its box's colour (a rare colour in a box of common ones: an
+                // anti-aliased edge of the route) takes the nearest palette colour instead; few
+                // cells are, so the search over the palette stays cheap.
+                let count = UInt64(counts[cell])
+                let mean = (0..<3).map { Int((sums[cell * 3 + $0] + count / 2) / count) }
+                let distance = (0..<3).map { abs(mean[$0] - Int(box.meanRGB[$0])) }.max()!
+                if distance > 6 { cellIndex[cell] = Self.nearest(mean, in: palette) }
+            }
         }
         let indices = [UInt8](unsafeUninitializedCapacity: pixelCount) { output, initialized in
             canvas.pixels.withUnsafeBytes { raw in
                 cellIndex.withUnsafeBufferPointer { lookup in
                     let words = raw.bindMemory(to: UInt32.self)
-                    for pixel in 0..<pixelCount { output[pixel] = lookup[Self.cell(UInt32(littleEndian: words[pixel]))] }
+                    // A pixel equal to the one before (most of a map) reuses its index.
+                    var previous = ~words[0], index: UInt8 = 0
+                    for pixel in 0..<pixelCount {
+                        let word = words[pixel]
+                        if word != previous {
+                            index = lookup[Self.cell(UInt32(littleEndian: word))]
+                            previous = word
+                        }
+                        output[pixel] = index
+                    }
                 }
             }
             initialized = pixelCount
@@ -63,8 +85,21 @@ public struct PaletteQuantizer: Sendable {
             sums[Int(cell) * 3] = 0
             sums[Int(cell) * 3 + 1] = 0
             sums[Int(cell) * 3 + 2] = 0
+            squares[Int(cell)] = 0
         }
         return (indices, palette)
+    }
+
+    /// The index of the palette colour nearest `color` (squared distance).
+    private static func nearest(_ color: [Int], in palette: [UInt8]) -> UInt8 {
+        var best = 0, bestDistance = Int.max
+        for entry in 0..<(palette.count / 3) {
+            let red = color[0] - Int(palette[entry * 3]), green = color[1] - Int(palette[entry * 3 + 1])
+            let blue = color[2] - Int(palette[entry * 3 + 2])
+            let distance = red * red + green * green + blue * blue
+            if distance < bestDistance { (best, bestDistance) = (entry, distance) }
+        }
+        return UInt8(best)
     }
 
     /// The histogram cell of a little-endian RGBA word: the top 6 bits of red, green, blue.
@@ -78,22 +113,26 @@ public struct PaletteQuantizer: Sendable {
         used.removeAll(keepingCapacity: true)
         canvas.pixels.withUnsafeBytes { raw in
             counts.withUnsafeMutableBufferPointer { counts in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    let words = raw.bindMemory(to: UInt32.self)
-                    var pixel = 0
-                    while pixel < pixelCount {
-                        // Runs of one colour (most of a map) are counted once.
-                        let word = words[pixel]
-                        var end = pixel + 1
-                        while end < pixelCount && words[end] == word { end += 1 }
-                        let run = end - pixel
-                        let value = UInt32(littleEndian: word), cell = Self.cell(value)
-                        if counts[cell] == 0 { used.append(Int32(cell)) }
-                        counts[cell] += UInt32(run)
-                        sums[cell * 3] += UInt64(value & 0xFF) * UInt64(run)
-                        sums[cell * 3 + 1] += UInt64((value >> 8) & 0xFF) * UInt64(run)
-                        sums[cell * 3 + 2] += UInt64((value >> 16) & 0xFF) * UInt64(run)
-                        pixel = end
+                squares.withUnsafeMutableBufferPointer { squares in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        let words = raw.bindMemory(to: UInt32.self)
+                        var pixel = 0
+                        while pixel < pixelCount {
+                            // Runs of one colour (most of a map) are counted once.
+                            let word = words[pixel]
+                            var end = pixel + 1
+                            while end < pixelCount && words[end] == word { end += 1 }
+                            let run = end - pixel
+                            let value = UInt32(littleEndian: word), cell = Self.cell(value)
+                            if counts[cell] == 0 { used.append(Int32(cell)) }
+                            counts[cell] += UInt32(run)
+                            sums[cell * 3] += UInt64(value & 0xFF) * UInt64(run)
+                            sums[cell * 3 + 1] += UInt64((value >> 8) & 0xFF) * UInt64(run)
+                            sums[cell * 3 + 2] += UInt64((value >> 16) & 0xFF) * UInt64(run)
+                            let red = UInt64(value & 0xFF), green = UInt64((value >> 8) & 0xFF), blue = UInt64((value >> 16) & 0xFF)
+                            squares[cell] += (red * red + green * green + blue * blue) * UInt64(run)
+                            pixel = end
+                        }
                     }
                 }
             }
@@ -101,8 +140,8 @@ public struct PaletteQuantizer: Sendable {
     }
 
     /// Splits boxes until there are `maximumColors` or none can be split: each time the box whose
-    /// pixels spread most (count × the squared range of its widest channel), at the pixel median of
-    /// that channel.
+    /// pixels spread most (the sum of their squared distances to its mean colour), at the pixel
+    /// median of its widest channel.
     private mutating func split(_ boxes: inout [Box]) {
         while boxes.count < maximumColors {
             var best = -1
@@ -126,8 +165,8 @@ public struct PaletteQuantizer: Sendable {
                 if seen * 2 >= box.pixels { break }
             }
             var low = Box(start: box.start, end: cut), high = Box(start: cut, end: box.end)
-            low.measure(used, counts, sums)
-            high.measure(used, counts, sums)
+            low.measure(used, counts, sums, squares)
+            high.measure(used, counts, sums, squares)
             boxes[best] = low
             boxes.append(high)
         }
@@ -148,14 +187,16 @@ private struct Box {
         self.end = end
     }
 
-    /// Pixel count, mean colour, widest channel (in cells) and split score.
-    mutating func measure(_ used: [Int32], _ counts: [UInt32], _ sums: [UInt64]) {
-        var total: UInt64 = 0
+    /// Pixel count, mean colour, widest channel (in cells) and split score (squared distances of
+    /// the pixels to the mean).
+    mutating func measure(_ used: [Int32], _ counts: [UInt32], _ sums: [UInt64], _ squares: [UInt64]) {
+        var total: UInt64 = 0, squareSum: UInt64 = 0
         var channelSums: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var low = (Int32(63), Int32(63), Int32(63)), high = (Int32(0), Int32(0), Int32(0))
         for position in start..<end {
             let cell = used[position], index = Int(cell)
             total += UInt64(counts[index])
+            squareSum += squares[index]
             channelSums.0 += sums[index * 3]
             channelSums.1 += sums[index * 3 + 1]
             channelSums.2 += sums[index * 3 + 2]
@@ -171,7 +212,8 @@ private struct Box {
         ]
         let ranges = [high.0 - low.0, high.1 - low.1, high.2 - low.2]
         widestChannel = ranges[1] > ranges[0] ? (ranges[2] > ranges[1] ? 2 : 1) : (ranges[2] > ranges[0] ? 2 : 0)
-        let range = Double(ranges[widestChannel])
-        score = Double(total) * range * range
+        let count = Double(max(1, total))
+        let meanSquare = [channelSums.0, channelSums.1, channelSums.2].reduce(0.0) { $0 + Double($1) * Double($1) } / count
+        score = ranges[widestChannel] == 0 ? 0 : Double(squareSum) - meanSquare
     }
 }
