@@ -53,6 +53,11 @@ public struct TilePlan: Sendable, Equatable {
                         : .belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
         }
         var zoom = Int(min(max((continuous - nearestZoomBias - 1e-9).rounded(.up), 0), 64))
+        // Nearest below the source's lowest zoom, but that zoom shrunk by less than 2 still
+        // shows the view: draw it (as the zoom-above policy did) rather than the grid.
+        if zoom < description.minimumZoom, (continuous - 1e-9).rounded(.up) >= Double(description.minimumZoom) {
+            zoom = description.minimumZoom
+        }
         if zoom < description.minimumZoom {
             return .failure(RefusalError(.belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
         }

@@ -37,6 +37,8 @@ struct TilePlanTests {
         let half = try plan(view(zoom: 12.5)).get()
         #expect(half.zoom == 12 && abs(half.sourcePixelsPerPixel - 1 / 2.0.squareRoot()) < 1e-9)
         #expect(try plan(view(zoom: 12.51)).get().zoom == 13)
+        // Nearest would be 12, below the source's lowest zoom 13: 13 shrunk by less than 2 instead.
+        #expect(try plan(view(zoom: 12.3), minimum: 13).get().zoom == 13)
     }
 
     @Test func aViewAtExactlyAWholeZoomUsesThatZoomDespiteRounding() throws {
