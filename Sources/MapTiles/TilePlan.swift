@@ -83,11 +83,12 @@ public struct TilePlan: Sendable, Equatable {
     ///
     /// Why not the zoom just above (shrink 1–2×, never enlarge; bias 0): the tile count a view
     /// needs grows 4× per zoom, so the zoom above reads and decodes on average about twice the
-    /// tiles of the nearest one (measured over the raster bench region's 24 tracks, four default
-    /// images each: 286 → 145 tiles a track) and resamples twice the source pixels, for detail the
-    /// image cannot show: a 1-px line shrunk 1.4–2× is drawn at 50–70% contrast, the same line
-    /// enlarged ≤ 1.4× at 70–100% but a bilinear half pixel wider. Labels are drawn 0.71–1.41×
-    /// their design size instead of 0.5–1×, which is what web maps show between whole zooms.
+    /// tiles of the nearest one (measured, `tracksnap-dev bench --section basemap`, the default
+    /// four images: 274 → 154 tiles a track) and filters twice the source pixels, for detail the
+    /// image cannot show: by the filters' footprints a 1-px line shrunk 1.4–2× keeps 50–71% of its
+    /// contrast, the same line enlarged ≤ 1.4× (bilinear) 71–100%, spread over a pixel more.
+    /// Labels come out 0.71–1.41× their design size instead of 0.5–1×, as web maps show them
+    /// between whole zooms.
     public static let nearestZoomBias = 0.5
 
     /// The continuous zoom of a view for tiles of `tilePixels` (fractional; 0 shows the world in one tile).
