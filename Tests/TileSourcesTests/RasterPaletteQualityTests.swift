@@ -100,6 +100,11 @@ struct RasterPaletteQualityTests {
         var translucent = flat
         translucent.pixels[3] = 128
         #expect(try encoder.encodeReducingColors(translucent) == nil)
+        // An odd pixel count: the last pixel's alpha is checked on its own.
+        var odd = Canvas(width: 3, height: 3, fill: RGBAColor(red: 1, green: 2, blue: 3, alpha: 255))
+        #expect(try encoder.encodeReducingColors(odd) != nil)
+        odd.pixels[8 * 4 + 3] = 254
+        #expect(try encoder.encodeReducingColors(odd) == nil)
     }
 }
 
