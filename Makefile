@@ -16,7 +16,7 @@ TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
-	@bash scripts/ensure-deps.sh libpng-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev pkg-config tzdata
+	@bash scripts/ensure-deps.sh libpng-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libdeflate-dev pkg-config tzdata
 
 build: deps
 	$(SWIFT) build

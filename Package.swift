@@ -36,9 +36,13 @@ let package = Package(
         .systemLibrary(name: "SystemSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary(":libjpeg.a")]),
         .target(name: "CLibCurl"),
+        .systemLibrary(name: "SystemLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(
             name: "TileSources",
-            dependencies: ["MapTiles", "VectorTiles", "JSONDocument", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash"]),
+            dependencies: [
+                "MapTiles", "VectorTiles", "JSONDocument", "CLibPNG", "CLibJPEG", "CLibCurl", "SystemSQLite", "FileStore", "ContentHash",
+                "SystemLibDeflate",
+            ]),
         .target(
             name: "SnapshotRendering",
             dependencies: [

@@ -50,9 +50,11 @@ struct RowFilter {
     /// Per image column and tap: the index into the assembled row (pixels).
     private let assembledIndex: [Int32]
     private let weights: [Float]
-    private var assembled: [UInt8]
-    /// `slots · width · 4` premultiplied RGBA floats, 0...255.
-    private(set) var rows: [Float]
+    /// The source row's pixels as float vectors, converted once per source pixel rather than
+    /// once per tap.
+    private var assembled: [SIMD4<Float>]
+    /// `slots · width` premultiplied RGBA pixels as float vectors, 0...255.
+    private(set) var rows: [SIMD4<Float>]
     private var slotSource: [Int]
     private var slotPresent: [Bool]
     private var next = 0
@@ -63,16 +65,16 @@ struct RowFilter {
         tapCount = columns.mostTaps
         assembledIndex = columns.sources.map { Int32($0 - firstColumn) }
         weights = columns.weights
-        assembled = [UInt8](repeating: 0, count: assembledPixels * 4)
+        assembled = [SIMD4<Float>](repeating: .zero, count: assembledPixels)
         let slots = rowTapsMost + 1
-        rows = [Float](repeating: 0, count: slots * width * 4)
+        rows = [SIMD4<Float>](repeating: .zero, count: slots * width)
         slotSource = Array(repeating: Int.min, count: slots)
         slotPresent = Array(repeating: false, count: slots)
     }
 
     /// The ring slot holding source row `source` filtered to the image's width, or nil when the
     /// row has no tile at all. `fill` assembles the row's tiles and says whether any exists.
-    mutating func filteredRow(_ source: Int, fill: (inout [UInt8]) -> Bool) -> Int? {
+    mutating func filteredRow(_ source: Int, fill: (inout [SIMD4<Float>]) -> Bool) -> Int? {
         if let slot = slotSource.firstIndex(of: source) { return slotPresent[slot] ? slot : nil }
         let slot = next
         next = (next + 1) % slotSource.count
@@ -84,21 +86,33 @@ struct RowFilter {
             assembledIndex.withUnsafeBufferPointer { indices in
                 weights.withUnsafeBufferPointer { weights in
                     rows.withUnsafeMutableBufferPointer { rows in
-                        let out = rows.baseAddress! + slot * width * 4
-                        for column in 0..<width {
-                            var red: Float = 0, green: Float = 0, blue: Float = 0, alpha: Float = 0
-                            for tap in 0..<taps {
-                                let weight = weights[column * taps + tap]
-                                let pixel = pixels.baseAddress! + Int(indices[column * taps + tap]) * 4
-                                red += weight * Float(pixel[0])
-                                green += weight * Float(pixel[1])
-                                blue += weight * Float(pixel[2])
-                                alpha += weight * Float(pixel[3])
+                        // One float vector a pixel: the four channels in one multiply-add per tap
+                        // (a third of the time of four scalar channels).
+                        let out = rows.baseAddress! + slot * width
+                        let source = pixels.baseAddress!, index = indices.baseAddress!, weight = weights.baseAddress!
+                        // Two and three taps (enlarging; shrinking by up to √2) unrolled, with
+                        // wrapping index arithmetic: the general loop's overflow checks and loop
+                        // control cost more than the multiply-adds.
+                        switch taps {
+                        case 2:
+                            for column in 0..<width {
+                                let at = column &* 2
+                                out[column] = weight[at] * source[Int(index[at])] + weight[at &+ 1] * source[Int(index[at &+ 1])]
                             }
-                            out[column * 4] = red
-                            out[column * 4 + 1] = green
-                            out[column * 4 + 2] = blue
-                            out[column * 4 + 3] = alpha
+                        case 3:
+                            for column in 0..<width {
+                                let at = column &* 3
+                                var sum = weight[at] * source[Int(index[at])]
+                                sum += weight[at &+ 1] * source[Int(index[at &+ 1])]
+                                sum += weight[at &+ 2] * source[Int(index[at &+ 2])]
+                                out[column] = sum
+                            }
+                        default:
+                            for column in 0..<width {
+                                var sum = SIMD4<Float>.zero
+                                for tap in 0..<taps { sum += weight[column &* taps &+ tap] * source[Int(index[column &* taps &+ tap])] }
+                                out[column] = sum
+                            }
                         }
                     }
                 }
@@ -106,4 +120,12 @@ struct RowFilter {
         }
         return slot
     }
+}
+
+/// Four bytes (an RGBA pixel) as a float vector. Element by element: the generic SIMD conversion
+/// initializers are not specialized here and cost 5× the whole filter.
+@inline(__always)
+func floats(_ pixel: UnsafeRawPointer) -> SIMD4<Float> {
+    let word = pixel.loadUnaligned(as: UInt32.self)
+    return SIMD4<Float>(Float(word & 0xFF), Float((word >> 8) & 0xFF), Float((word >> 16) & 0xFF), Float(word >> 24))
 }

@@ -33,9 +33,9 @@ public struct TilePlan: Sendable, Equatable {
         case aboveMaximumZoom(continuousZoom: Double, maximum: Int)
     }
 
-    /// The plan for `viewport`: the zoom just above the image's continuous zoom (so tiles are
-    /// shrunk by less than 2, never enlarged), lowered to the source's highest zoom when the view
-    /// is closer than that (then enlarged) by at most `maximumOverzoomLevels`.
+    /// The plan for `viewport`: the zoom nearest the image's continuous zoom (tiles shrunk by less
+    /// than √2 or enlarged by at most √2, `nearestZoomBias`), lowered to the source's highest zoom
+    /// when the view is closer than that (then enlarged further) by at most `maximumOverzoomLevels`.
     public static func make(
         viewport: Viewport, description: TileSourceDescription, maximumOverzoomLevels: Int
     ) -> Result<TilePlan, RefusalError> {
@@ -52,7 +52,12 @@ public struct TilePlan: Sendable, Equatable {
                         ? .aboveMaximumZoom(continuousZoom: continuous, maximum: description.maximumZoom)
                         : .belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
         }
-        var zoom = Int(min(max((continuous - 1e-9).rounded(.up), 0), 64))
+        var zoom = Int(min(max((continuous - nearestZoomBias - 1e-9).rounded(.up), 0), 64))
+        // Nearest below the source's lowest zoom, but that zoom shrunk by less than 2 still
+        // shows the view: draw it (as the zoom-above policy did) rather than the grid.
+        if zoom < description.minimumZoom, (continuous - 1e-9).rounded(.up) >= Double(description.minimumZoom) {
+            zoom = description.minimumZoom
+        }
         if zoom < description.minimumZoom {
             return .failure(RefusalError(.belowMinimumZoom(continuousZoom: continuous, minimum: description.minimumZoom)))
         }
@@ -71,6 +76,20 @@ public struct TilePlan: Sendable, Equatable {
         let originY = (WebMercator.halfWorldMeters - rect.maxY) / worldMeters * world
         return .success(TilePlan(zoom: zoom, tilePixels: description.tilePixels, sourcePixelsPerPixel: scale, originX: originX, originY: originY))
     }
+
+    /// How far below the view's continuous zoom a tile zoom may be: the tiles of
+    /// ⌈continuous − 0.5⌉ are drawn, so a view between zooms z and z + 1 takes z's tiles up to
+    /// z + 0.5 (enlarged ≤ √2) and z + 1's past it (shrunk < √2).
+    ///
+    /// Why not the zoom just above (shrink 1–2×, never enlarge; bias 0): the tile count a view
+    /// needs grows 4× per zoom, so the zoom above reads and decodes on average about twice the
+    /// tiles of the nearest one (measured, `tracksnap-dev bench --section basemap`, the default
+    /// four images: 274 → 154 tiles a track) and filters twice the source pixels, for detail the
+    /// image cannot show: by the filters' footprints a 1-px line shrunk 1.4–2× keeps 50–71% of its
+    /// contrast, the same line enlarged ≤ 1.4× (bilinear) 71–100%, spread over a pixel more.
+    /// Labels come out 0.71–1.41× their design size instead of 0.5–1×, as web maps show them
+    /// between whole zooms.
+    public static let nearestZoomBias = 0.5
 
     /// The continuous zoom of a view for tiles of `tilePixels` (fractional; 0 shows the world in one tile).
     public static func continuousZoom(_ viewport: Viewport, tilePixels: Int) -> Double {

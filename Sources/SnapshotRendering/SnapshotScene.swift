@@ -97,6 +97,13 @@ struct SnapshotScene {
         }
     }
 
+    /// Whether a raster basemap is one of the layers (and the scene has no colour ramp: a
+    /// route coloured by speed or elevation keeps its smooth colours in RGB).
+    var drawsRasterBasemap: Bool {
+        layers.contains { if case .basemap = $0 { true } else { false } }
+            && !layers.contains { if case .route(let route) = $0 { route.bands != nil } else { false } }
+    }
+
     /// Whether a vector map is one of the layers.
     var drawsVectorMap: Bool {
         layers.contains { if case .vectorMap = $0 { true } else { false } }

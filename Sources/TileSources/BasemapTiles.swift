@@ -37,6 +37,8 @@ package final class BasemapTiles: TileProvider {
     package let budget: TileTimeBudget
     private let sourceChecksBudget: Bool
     private var kindsReported: Set<String> = []
+    /// PNG decoding into reused buffers (libdeflate).
+    private let pngReader = PNGTileReader()
 
     /// Wraps `source`.
     package init(source: any RawTileSource, cache: DecodedTileCache = DecodedTileCache(), limits: TileLimits = TileLimits()) {
@@ -126,7 +128,7 @@ package final class BasemapTiles: TileProvider {
             guard let bytes = try source.tileBytes(coordinate, limit: limits.maximumTileBytes) else { return .absent }
             let result =
                 declared.kind == .vector
-                ? Self.decodeVector(bytes, limits: vectorLimits) : TileDecoder.decode(bytes, limits: limits).map(TileLookup.image)
+                ? Self.decodeVector(bytes, limits: vectorLimits) : TileDecoder.decode(bytes, limits: limits, reader: pngReader).map(TileLookup.image)
             switch result {
             case .success(let lookup): return lookup
             case .failure(let problem):

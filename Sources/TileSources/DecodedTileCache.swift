@@ -33,7 +33,7 @@ package final class DecodedTileCache {
         let lookup = load()
         var bytes = 64
         switch lookup {
-        case .image(let image): bytes += image.pixels.count
+        case .image(let image): bytes += image.byteCount
         case .vector(let tile): bytes += tile.estimatedBytes
         case .absent, .failed: break
         }

@@ -18,17 +18,20 @@ package struct TileLimits: Sendable, Equatable {
 /// Decodes PNG and JPEG tiles (libpng, libjpeg) into premultiplied RGBA; everything else is
 /// refused with a message saying what the bytes are.
 package enum TileDecoder {
-    /// The decoded tile, or a message for the render info.
-    package static func decode(_ bytes: [UInt8], limits: TileLimits = TileLimits()) -> Result<TileImage, TileProblem> {
+    /// The decoded tile, or a message for the render info. With a `reader`, the PNGs it handles
+    /// (map servers' kinds) are decoded by it, libdeflate into reused buffers; the rest by libpng.
+    package static func decode(
+        _ bytes: [UInt8], limits: TileLimits = TileLimits(), reader: PNGTileReader? = nil
+    ) -> Result<TileImage, TileProblem> {
         if bytes.count > limits.maximumTileBytes {
             return .failure(TileProblem("the tile is \(bytes.count) bytes, more than the \(limits.maximumTileBytes >> 20) MiB a tile may have"))
         }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return decodePNG(bytes, limits: limits) }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return decodePNG(bytes, limits: limits, reader: reader) }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return decodeJPEG(bytes, limits: limits) }
         return .failure(TileProblem("not a PNG or JPEG image (\(describe(bytes)))"))
     }
 
-    private static func decodePNG(_ bytes: [UInt8], limits: TileLimits) -> Result<TileImage, TileProblem> {
+    private static func decodePNG(_ bytes: [UInt8], limits: TileLimits, reader: PNGTileReader?) -> Result<TileImage, TileProblem> {
         // IHDR is the first chunk: its size is checked before libpng allocates anything.
         guard bytes.count >= 33 else { return .failure(TileProblem("truncated PNG (\(bytes.count) bytes, no complete header)")) }
         let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
@@ -36,6 +39,7 @@ package enum TileDecoder {
             return .failure(TileProblem("the PNG is \(width)x\(height) pixels; a tile may be at most \(limits.maximumTilePixels) on a side"))
         }
         guard width > 0, height > 0 else { return .failure(TileProblem("bad PNG: the header says \(width)x\(height) pixels")) }
+        if let reader, let decoded = reader.decode(bytes, width: width, height: height) { return decoded }
         var message = [CChar](repeating: 0, count: 256)
         var status: Int32 = 0
         // Decoded straight into the tile's array, premultiplied in C: no second buffer, no copy.

@@ -32,6 +32,7 @@ enum Benchmark {
         if section == "product" { return try ProductBenchmark.run(work: work, runs: runs) }
         if section == "basemap" { return try BasemapBenchmark.run(work: work, trackCount: min(200, runs)) }
         if section == "vector" { return try VectorBenchmark.run(work: work, runs: queueRuns) }
+        if section == "raster" { return try RasterBenchmark.run(work: work, runs: queueRuns) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }
         let samples = SampleCatalog.samples().map { work + "/samples/" + $0.name }
@@ -75,6 +76,7 @@ enum Benchmark {
             try ProductBenchmark.run(work: work, runs: runs)
             try BasemapBenchmark.run(work: work)
             try VectorBenchmark.run(work: work, runs: queueRuns)
+            try RasterBenchmark.run(work: work, runs: queueRuns)
             try ReaderBenchmark.run(work: work, runs: 5)
             try QueueBenchmark.run(work: work, runs: queueRuns)
             try ListingBenchmark.run(work: work)

@@ -91,7 +91,7 @@ enum VectorBenchmark {
 
     /// "1280x960@2x": an image's size in points and its scale, as the style names it.
     /// One cold `tracksnap run --workers 1` (fresh queue and output), per track: wall and CPU ms.
-    private static func timedRun(
+    static func timedRun(
         _ tracksnap: String, archive: String, root: String, extra: [String], tracks: Int
     ) throws -> (wall: Double, cpu: Double) {
         try? FileManager.default.removeItem(atPath: root)
@@ -105,7 +105,7 @@ enum VectorBenchmark {
     }
 
     /// The PNG bytes under `output`/thumbs a track, in KB.
-    private static func pngKilobytes(_ output: String, tracks: Int) throws -> Int {
+    static func pngKilobytes(_ output: String, tracks: Int) throws -> Int {
         let folder = output + "/thumbs"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }
         let bytes = try names.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0) }
@@ -118,7 +118,7 @@ enum VectorBenchmark {
 
     /// The region's tracks, written once (reused while complete) and aged an hour, because `enqueue`
     /// waits for files modified in the last seconds.
-    private static func writeTracks(_ directory: String, count: Int) throws -> String {
+    static func writeTracks(_ directory: String, count: Int) throws -> String {
         if (try? FileStore.listDirectory(directory).count) == count { return directory }
         try? FileManager.default.removeItem(atPath: directory)
         try FileStore.createDirectories(directory)
@@ -131,7 +131,7 @@ enum VectorBenchmark {
     }
 
     /// Every image of the run's listing with its viewport, in the listing's order.
-    private static func imagesOfRun(_ output: String, archive: String) throws -> [Image] {
+    static func imagesOfRun(_ output: String, archive: String) throws -> [Image] {
         var images: [Image] = []
         let index = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(output + "/index.json"))) as? [String: Any]
         for part in index?["parts"] as? [[String: Any]] ?? [] {
@@ -158,8 +158,8 @@ enum VectorBenchmark {
 
     /// Mapnik's median wall and CPU milliseconds, tile zoom and PNG bytes for each image, or nil
     /// when Mapnik or GDAL is missing.
-    private static func mapnikTimes(
-        mbtiles: String, images: [Image], runs: Int, folder: String
+    static func mapnikTimes(
+        script: String = "mapnik_vector_bench.py", mbtiles: String, images: [Image], runs: Int, folder: String
     ) -> [(wall: Double, cpu: Double, tileZoom: Int, bytes: Int)]? {
         let viewports = folder + "/viewports.jsonl"
         var lines = ""
@@ -172,7 +172,7 @@ enum VectorBenchmark {
             lines += String(decoding: data, as: UTF8.self) + "\n"
         }
         guard (try? FileStore.writeAtomically(Array(lines.utf8), to: viewports)) != nil else { return nil }
-        guard let lines = Benchmark.pythonScriptLines("mapnik_vector_bench.py", ["--runs", String(runs), mbtiles, viewports]) else {
+        guard let lines = Benchmark.pythonScriptLines(script, ["--runs", String(runs), mbtiles, viewports]) else {
             return nil
         }
         let values = lines.compactMap { object -> (wall: Double, cpu: Double, tileZoom: Int, bytes: Int)? in

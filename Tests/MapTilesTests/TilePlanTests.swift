@@ -25,11 +25,20 @@ struct TilePlanTests {
         return TilePlan.make(viewport: viewport, description: description, maximumOverzoomLevels: overzoom)
     }
 
-    @Test func aViewBetweenZoomsUsesTheZoomJustAboveSoTilesAreOnlyShrunk() throws {
-        let made = try plan(view(zoom: 12.3)).get()
-        #expect(made.zoom == 13)
-        #expect(made.sourcePixelsPerPixel > 1 && made.sourcePixelsPerPixel < 2)
-        #expect(abs(made.sourcePixelsPerPixel - pow(2, 13 - 12.3)) < 1e-9)
+    /// `TilePlan.nearestZoomBias`: the nearest zoom, tiles enlarged by at most √2 or shrunk by less.
+    @Test func aViewBetweenZoomsUsesTheNearestZoom() throws {
+        let below = try plan(view(zoom: 12.3)).get()
+        #expect(below.zoom == 12)
+        #expect(abs(below.sourcePixelsPerPixel - pow(2, 12 - 12.3)) < 1e-9)
+        let above = try plan(view(zoom: 12.7)).get()
+        #expect(above.zoom == 13)
+        #expect(abs(above.sourcePixelsPerPixel - pow(2, 13 - 12.7)) < 1e-9)
+        // Exactly half way: the lower zoom, enlarged √2 (never more).
+        let half = try plan(view(zoom: 12.5)).get()
+        #expect(half.zoom == 12 && abs(half.sourcePixelsPerPixel - 1 / 2.0.squareRoot()) < 1e-9)
+        #expect(try plan(view(zoom: 12.51)).get().zoom == 13)
+        // Nearest would be 12, below the source's lowest zoom 13: 13 shrunk by less than 2 instead.
+        #expect(try plan(view(zoom: 12.3), minimum: 13).get().zoom == 13)
     }
 
     @Test func aViewAtExactlyAWholeZoomUsesThatZoomDespiteRounding() throws {
@@ -42,7 +51,7 @@ struct TilePlanTests {
         let enlarged = try plan(view(zoom: 16.5), maximum: 15, overzoom: 2).get()
         #expect(enlarged.zoom == 15)
         #expect(enlarged.sourcePixelsPerPixel < 1)
-        guard case .failure(let refusal) = plan(view(zoom: 17.5), maximum: 15, overzoom: 2) else {
+        guard case .failure(let refusal) = plan(view(zoom: 17.6), maximum: 15, overzoom: 2) else {
             Issue.record("a view three levels past the source's highest zoom was not refused")
             return
         }
@@ -50,7 +59,7 @@ struct TilePlanTests {
             Issue.record("refused for the wrong reason: \(refusal)")
             return
         }
-        #expect(abs(zoom - 17.5) < 1e-9 && maximum == 15)
+        #expect(abs(zoom - 17.6) < 1e-9 && maximum == 15)
         #expect(refusal.description.contains("highest zoom 15"))
     }
 

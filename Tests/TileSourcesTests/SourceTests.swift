@@ -69,6 +69,8 @@ struct SourceTests {
         let tiles = try BasemapOpener(tileCacheDirectory: folder).open(BasemapSettings(source: path))
         var options = RenderOptions()
         options.basemap = BasemapSettings(source: path)
+        // True colour, as `gridOnly`: the same bytes (a raster-map image is otherwise reduced to a palette).
+        options.png.layout = .trueColor
         // A 600 km track: zoom 7, below the source's 11.
         let wide = try SnapshotRenderer.render(track: straightTrack(from: (44.0, 2.0), to: (48.5, 8.0)), options: options, tiles: tiles)
         #expect(wide.info.basemap?.zoom == nil && wide.info.basemap?.tiles == 0)

@@ -54,6 +54,9 @@ func backgroundOnlyOptions(width: Int, height: Int, scale: Double, source: Strin
     options.style.drawsCasing = false
     options.style.drawsMarkers = false
     options.style.drawsScaleBar = false
+    // True colour: the position field's colours are the measurement (a palette image would
+    // quantize them; its colour error is tested apart, `RasterPaletteQualityTests`).
+    options.png.layout = .trueColor
     var basemap = BasemapSettings(source: source)
     basemap.attribution = ""
     options.basemap = basemap

@@ -8,10 +8,11 @@ import TileSources
 import TrackSynthesis
 
 extension LoopbackTileServer {
-    /// Over a generated position-field tile folder (zooms 10-12 of the test region).
+    /// Over a generated position-field tile folder (zooms 9-12 of the test region: the views of
+    /// `regionTrack` at 320×240 take zoom 9, the nearest).
     convenience init() throws {
         let folder = try temporaryFolder("server")
-        try TileSetMaker.writeFolder(folder + "/tiles", kind: .position, boundsLonLat: regionBounds, zooms: 10...12)
+        try TileSetMaker.writeFolder(folder + "/tiles", kind: .position, boundsLonLat: regionBounds, zooms: 9...12)
         try self.init(folder: folder)
     }
 }
