@@ -84,7 +84,9 @@ let package = Package(
             ]),
         .target(
             name: "TrackSynthesis",
-            dependencies: ["TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG", "JSONDocument"]),
+            dependencies: [
+                "TrackModel", "Decompression", "SystemZlib", "TileSources", "MapTiles", "PNGEncoding", "Raster", "CLibJPEG", "JSONDocument",
+            ]),
         .executableTarget(
             name: "tracksnap",
             dependencies: ["SnapshotRendering", "StyleFile", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles", "MapStyle"]),
