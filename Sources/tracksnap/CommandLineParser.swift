@@ -11,6 +11,7 @@ enum Command {
     case retry(RetryRequest)
     case forget(ForgetRequest)
     case listing(RunConfiguration)
+    case overview(OverviewRequest)
     /// Internal: one worker process of `run` (not in --help; started by the supervisor with the
     /// path of the run's configuration file).
     case worker(configurationFile: String)
@@ -23,7 +24,7 @@ enum CommandLineParser {
     static var commands: [any DeclaredCommand] {
         [
             QueueCommands.enqueueTable, QueueCommands.runTable, QueueCommands.statusTable, QueueCommands.retryTable,
-            QueueCommands.forgetTable, QueueCommands.listingTable, RenderCommand.table,
+            QueueCommands.forgetTable, QueueCommands.listingTable, OverviewCommand.table, RenderCommand.table,
         ]
     }
 

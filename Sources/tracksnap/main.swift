@@ -42,6 +42,8 @@ do {
         status = try QueueCommands.forget(request)
     case .listing(let configuration):
         status = try QueueCommands.listing(configuration)
+    case .overview(let request):
+        status = try OverviewCommand.run(request)
     case .worker(let path):
         status = QueueCommands.worker(configurationFile: path)
     }

@@ -63,4 +63,34 @@ import Testing
         #expect(try pictures(sandbox) == before)
         #expect(sandbox.visibleOutputProblems().isEmpty)
     }
+
+    /// `tracksnap overview`: the site's tracks in one poster of the asked size, a region and a year
+    /// choose among them, and nothing in the site changes.
+    @Test func thePosterCommandDrawsTheChosenTracksAtTheAskedSize() throws {
+        let sandbox = try RunSandbox()
+        defer { try? FileManager.default.removeItem(atPath: sandbox.root) }
+        try sandbox.writeTracks(3)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let site = try FileManager.default.subpathsOfDirectory(atPath: sandbox.output).sorted()
+        let poster = sandbox.root + "/poster.png"
+
+        let all = try sandbox.run(["overview", "--output", sandbox.output, "--poster", poster, "--size", "600x400", "--scale", "2"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let bytes = try FileStore.readFile(poster)
+        #expect(RunSandbox.isCompletePNG(bytes))
+        // 600x400 points at @2x; the sides swap when the tracks' extent is taller than wide.
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(Set([width, height]) == [1200, 800], "\(width)x\(height)")
+        #expect(all.stdout.contains("3 track(s), \(width)x\(height) pixels"), "\(all.stdout)")
+
+        // A box far from every track, and a year before them all, match nothing: a clear error.
+        let elsewhere = try sandbox.run(["overview", "--output", sandbox.output, "--poster", poster, "--region", "-80,-40,-79,-39"])
+        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("no track of the site"), "\(elsewhere.stderr)")
+        let year = try sandbox.run(["overview", "--output", sandbox.output, "--poster", poster, "--year", "1999"])
+        #expect(year.status == 2 && year.stderr.contains("no track of the site"), "\(year.stderr)")
+        let huge = try sandbox.run(["overview", "--output", sandbox.output, "--size", "9000x9000"])
+        #expect(huge.status == 2 && huge.stderr.contains("at most 64"), "\(huge.stderr)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: sandbox.output).sorted() == site, "the site is unchanged")
+    }
 }

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArchiveOverview
+import ContentHash
+import FileStore
+import JSONDocument
+import MapGeometry
+import ThumbnailCache
+
+/// `tracksnap overview`: one heat map of the site's tracks at a size of the user's choosing (a
+/// poster, for printing), for a region, a year, or both. It reads what the site lists
+/// (`index.json` and its parts) and each track's kept route from its record, so it needs no
+/// track file and changes nothing in the site.
+package struct OverviewPoster {
+    /// What to draw.
+    package struct Request: Sendable {
+        /// The site folder (`run --output`).
+        package var siteDirectory = "Output"
+        /// West, south, east, north in degrees: only tracks that touch it, framed on it; nil for
+        /// every track, framed on their extent. Default: nil.
+        package var regionLonLat: [Double]?
+        /// Only tracks that started in this year (their recorded local time, else UTC). Default: nil.
+        package var year: Int?
+        /// Width and height in points (swapped for a frame taller than wide). Default: 3000×2000.
+        package var widthPoints = 3000
+        /// See `widthPoints`. Default: 2000.
+        package var heightPoints = 2000
+        /// Device pixels per point. Default: 1.
+        package var scale = 1.0
+
+        /// A request with the defaults.
+        package init() {}
+    }
+
+    /// The most pixels a poster may have: 64 megapixels (the counts take 4 bytes a pixel).
+    package static let maximumPixels = 64 << 20
+
+    /// The picture drawn and what went into it.
+    package struct Poster {
+        /// The PNG's bytes.
+        package var png: [UInt8]
+        /// Tracks drawn.
+        package var trackCount: Int
+        /// Tracks listed that matched the year and region but have no kept route (rendered before
+        /// the overview existed: a run after `tracksnap forget` + `enqueue` draws them again).
+        package var tracksWithoutRoute: Int
+        /// The picture's size in device pixels.
+        package var widthPixels: Int, heightPixels: Int
+    }
+
+    /// Why no poster could be drawn.
+    package struct Problem: Error, CustomStringConvertible {
+        /// What went wrong, naming the file.
+        package var description: String
+    }
+
+    /// Draws the poster `request` asks for.
+    package static func draw(_ request: Request) throws(Problem) -> Poster {
+        let ids = try listedTrackIDs(request.siteDirectory)
+        let store = ThumbnailStore(root: request.siteDirectory, images: [], fingerprint: SHA256.hash(""))
+        let region = request.regionLonLat.map(Self.mapRect)
+        var routes: [OverviewRoute] = []
+        var withoutRoute = 0
+        for id in ids {
+            guard let key = CacheKey(hex: id), let record = store.record(key) else { continue }
+            if let year = request.year, Self.year(of: record) != year { continue }
+            guard let text = record.overviewRoute, let segments = RouteCoding.decode(text),
+                let route = OverviewRoute(id: id, segments: segments, distanceMeters: record.distanceM, startTime: record.startTime)
+            else {
+                withoutRoute += 1
+                continue
+            }
+            if let region, !Self.intersects(route.bounds, region) { continue }
+            routes.append(route)
+        }
+        guard let first = routes.first else {
+            throw Problem(
+                description: "no track of the site in '\(request.siteDirectory)' matches"
+                    + (withoutRoute > 0 ? " (\(withoutRoute) listed track(s) have no kept route yet)" : ""))
+        }
+        var options = OverviewOptions()
+        options.widthPoints = request.widthPoints
+        options.heightPoints = request.heightPoints
+        options.scales = [request.scale]
+        // The size is the user's: never grown to street scale, never past the pixel limit.
+        options.streetMetersPerPoint = .greatestFiniteMagnitude
+        options.maximumStateBytes = Self.maximumPixels * 4
+        let bounds = region ?? routes.dropFirst().reduce(first.bounds) { union($0, $1.bounds) }
+        var overview = RegionOverview(frame: RegionFrame(fitting: bounds, options: options), scales: [request.scale])
+        for route in routes { overview.add(route) }
+        let viewport = overview.frame.viewport(scale: request.scale)
+        do {
+            return Poster(
+                png: try overview.png(scaleIndex: 0), trackCount: routes.count, tracksWithoutRoute: withoutRoute,
+                widthPixels: viewport.widthPixels, heightPixels: viewport.heightPixels)
+        } catch {
+            throw Problem(description: "the poster could not be encoded: \(error)")
+        }
+    }
+
+    /// The ids of the tracks `index.json` lists, through its parts.
+    static func listedTrackIDs(_ site: String) throws(Problem) -> [String] {
+        func read(_ relative: String) throws(Problem) -> JSONValue {
+            let path = site + "/" + relative
+            do {
+                return try JSONValue.parse(try FileStore.readFile(path))
+            } catch {
+                throw Problem(description: "'\(path)' could not be read as the site's JSON (run `tracksnap run` or `listing` first): \(error)")
+            }
+        }
+        let index = try read("index.json")
+        var ids: [String] = []
+        for part in index.object?["parts"]?.array ?? [] {
+            guard let path = part.object?["path"]?.string, !path.contains("..") else { continue }
+            for track in try read(path).object?["tracks"]?.array ?? [] {
+                if let id = track.object?["id"]?.string { ids.append(id) }
+            }
+        }
+        return ids
+    }
+
+    /// West, south, east, north in degrees as a Web-Mercator rectangle.
+    static func mapRect(_ lonLat: [Double]) -> MapRect {
+        let southWest = WebMercator.project(latitudeDegrees: lonLat[1], longitudeDegrees: lonLat[0])
+        let northEast = WebMercator.project(latitudeDegrees: lonLat[3], longitudeDegrees: lonLat[2])
+        return MapRect(minX: southWest.xMeters, minY: southWest.yMeters, maxX: northEast.xMeters, maxY: northEast.yMeters)
+    }
+
+    /// Whether two rectangles share any point.
+    static func intersects(_ a: MapRect, _ b: MapRect) -> Bool { a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY }
+
+    /// The year a track started in: its recorded local time, else UTC; nil without a start time.
+    static func year(of record: TrackRecord) -> Int? {
+        guard let start = record.startTime, start.isFinite else { return nil }
+        var seconds = time_t(start.rounded(.down)) + time_t(record.utcOffsetRecordedS ?? 0)
+        var civil = tm()
+        guard gmtime_r(&seconds, &civil) != nil else { return nil }
+        return Int(civil.tm_year) + 1900
+    }
+}
