@@ -4,7 +4,8 @@ import Testing
 
 /// The listing's own state (the stamp with its folder snapshots, the catalog and page-manifest
 /// journals): a kill -9 at any write, rename, unlink or fsync of a refresh leaves a site that the
-/// next listing repairs to exactly what an uninterrupted listing writes (issue 24).
+/// next listing repairs to exactly what an uninterrupted listing writes (issue 24), the overview's
+/// pictures and page included (issue 25).
 @Suite(.serialized) struct ListingCrashTests {
     static let strace = "/usr/bin/strace"
 
@@ -34,6 +35,10 @@ import Testing
         try listing(sandbox)
         let expected = try publishedFiles(sandbox.output)
         #expect(sandbox.listedTracks().count == 6 && expected.keys.contains { $0.hasPrefix("tracks/") })
+        // The new track changes the overview's pictures too (issue 25), so the kills below also
+        // land inside the overview's update.
+        let overviewBefore = try publishedFiles(listedFive).filter { $0.key.hasPrefix("overview/") }
+        #expect(!overviewBefore.isEmpty && expected.filter { $0.key.hasPrefix("overview/") } != overviewBefore)
 
         var kills = 0
         for group in Self.syscallGroups {
