@@ -12,7 +12,6 @@ usage: mapnik_raster_bench.py [--runs N] [--no-route] [--format png8|png] [--sav
   VIEWPORTS.jsonl and the output lines: as mapnik_vector_bench.py ("tile_zoom" is the image's
   continuous zoom rounded down, for the table; GDAL chooses the overview itself).
 """
-import argparse
 import json
 import os
 import statistics
@@ -46,20 +45,7 @@ def build_map(mbtiles):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--no-route", action="store_true", help="draw the map only, not the input's track")
-    parser.add_argument("--format", default="png8", help="Mapnik image format: png8 (default) a 256-colour palette PNG, png RGBA")
-    parser.add_argument("--save", help="write each image as DIR/NNNN.png")
-    parser.add_argument("mbtiles")
-    parser.add_argument("viewports")
-    args = parser.parse_args()
-    if not os.path.isfile(args.mbtiles):
-        sys.exit(f"mapnik_raster_bench.py: no such MBTiles file: {args.mbtiles}")
-    if args.save:
-        os.makedirs(args.save, exist_ok=True)
-    with open(args.viewports) as file:
-        specs = [json.loads(text) for text in file if text.strip()]
+    args, specs = peer.bench_arguments("mapnik_raster_bench.py", __doc__.split("\n")[0])
     m = build_map(args.mbtiles)
     for index, spec in enumerate(specs):
         zoom, tile_zoom = peer.tile_zoom_for(spec["viewport_epsg3857"], spec["width"], float(spec.get("scale", 1)))

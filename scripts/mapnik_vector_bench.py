@@ -284,22 +284,30 @@ def render(m, image_spec, fmt, route):
             del m.layers[len(m.layers) - 1]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def bench_arguments(script, description, extra=lambda parser: None):
+    """The options both Mapnik benches take (and `extra`'s), checked; returns them and the viewports."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-route", action="store_true", help="draw the map only, not the input's track")
     parser.add_argument("--format", default="png8", help="Mapnik image format: png8 (default) a 256-colour palette PNG, png RGBA")
     parser.add_argument("--save", help="write each image as DIR/NNNN.png")
-    parser.add_argument("--dump-xml", help="write the style at the first image's tile zoom as Mapnik XML")
+    extra(parser)
     parser.add_argument("mbtiles")
     parser.add_argument("viewports")
     args = parser.parse_args()
     if not os.path.isfile(args.mbtiles):
-        sys.exit(f"mapnik_vector_bench.py: no such MBTiles file: {args.mbtiles}")
+        sys.exit(f"{script}: no such MBTiles file: {args.mbtiles}")
     if args.save:
         os.makedirs(args.save, exist_ok=True)
     with open(args.viewports) as file:
         specs = [json.loads(text) for text in file if text.strip()]
+    return args, specs
+
+
+def main():
+    args, specs = bench_arguments(
+        "mapnik_vector_bench.py", __doc__.split("\n")[0],
+        lambda parser: parser.add_argument("--dump-xml", help="write the style at the first image's tile zoom as Mapnik XML"))
     maps = {}
     fields = layer_fields(args.mbtiles)
     with tempfile.TemporaryDirectory(prefix="mapnik-vector-") as folder:
