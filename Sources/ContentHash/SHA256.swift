@@ -102,9 +102,11 @@ package struct SHA256: Sendable {
     /// else `portableCompress`.
     private mutating func compress(_ blocks: UnsafePointer<UInt8>, blocks count: Int) {
         guard usesHardware else { return portableCompress(blocks, blocks: count) }
-        var words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        words.withUnsafeMutableBufferPointer { tsnap_sha256_hardware_blocks($0.baseAddress!, blocks, count) }
-        state = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
+        // The eight words in place (a homogeneous tuple is laid out as a C array): no array is
+        // allocated per call, which small updates make once per 64 bytes.
+        withUnsafeMutableBytes(of: &state) { words in
+            tsnap_sha256_hardware_blocks(words.baseAddress!.assumingMemoryBound(to: UInt32.self), blocks, count)
+        }
     }
 
     // The hot loop: §6.2.2 over whole 64-byte blocks, message schedule on the stack.

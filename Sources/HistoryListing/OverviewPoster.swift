@@ -58,16 +58,15 @@ package struct OverviewPoster {
     /// Draws the poster `request` asks for.
     package static func draw(_ request: Request) throws(Problem) -> Poster {
         let ids = try listedTrackIDs(request.siteDirectory)
-        let store = ThumbnailStore(root: request.siteDirectory, images: [], fingerprint: SHA256.hash(""))
+        // Only records are read: the store's image list and settings fingerprint do not matter.
+        var records = RecordReader(store: ThumbnailStore(root: request.siteDirectory, images: [], fingerprint: SHA256.hash("")))
         let region = request.regionLonLat.map(Self.mapRect)
         var routes: [OverviewRoute] = []
         var withoutRoute = 0
         for id in ids {
-            guard let key = CacheKey(hex: id), let record = store.record(key) else { continue }
+            guard let record = records.record(id) else { continue }
             if let year = request.year, Self.year(of: record) != year { continue }
-            guard let text = record.overviewRoute, let segments = RouteCoding.decode(text),
-                let route = OverviewRoute(id: id, segments: segments, distanceMeters: record.distanceM, startTime: record.startTime)
-            else {
+            guard let route = records.route(id) else {
                 withoutRoute += 1
                 continue
             }

@@ -172,8 +172,8 @@ package struct OverviewPublisher {
     }
 }
 
-/// Records read once per refresh, and the routes in them.
-private struct RecordReader {
+/// Records read once per refresh (or per poster), and the routes in them.
+struct RecordReader {
     let store: ThumbnailStore
     private var cache: [String: TrackRecord] = [:]
 

@@ -57,37 +57,54 @@ extension AreaAccumulator {
     }
 
     /// Running sum of one row's cells `first...last` into coverage levels, max into `output`, cells
-    /// zeroed. Between edges most cells are 0 and the coverage stays that of the cell before: runs
-    /// of eight such cells are recognised by their bits at once and written without the sum.
+    /// zeroed.
     @inline(__always)
     private static func resolveRow(
         _ cells: UnsafeMutablePointer<Float>, _ output: UnsafeMutablePointer<UInt8>, _ first: Int, _ last: Int, row: Int, marker: BlockMarker
     ) {
+        sweepRow(
+            cells, first, last,
+            run: { x, level in
+                marker.mark(row: row, first: x, last: x + 7)
+                if level == 255 {
+                    (output + x).update(repeating: 255, count: 8)
+                } else {
+                    for index in x..<(x + 8) where output[index] < level { output[index] = level }
+                }
+            },
+            pixel: { x, level in
+                if level > output[x] {
+                    output[x] = level
+                    marker.mark(row: row, x: x)
+                }
+            })
+    }
+
+    /// The one walk of a row's cells `first...last` as a running sum, zeroing them, shared by
+    /// `resolve(into:)` and the fused palette blend: `pixel(x, coverage)` for each cell summed
+    /// (coverage 0–255, 0 included), and `run(x, coverage)` for eight cells at `x` that are all
+    /// zero, where the coverage stays that of the cell before (called only when it is not 0).
+    /// Between edges most cells are 0: such runs are recognised by their bits at once.
+    @inline(__always)
+    public static func sweepRow(
+        _ cells: UnsafeMutablePointer<Float>, _ first: Int, _ last: Int, run: (_ x: Int, _ coverage: UInt8) -> Void,
+        pixel: (_ x: Int, _ coverage: UInt8) -> Void
+    ) {
         var sum: Float = 0
-        var level: UInt8 = 0
+        var coverage: UInt8 = 0
         var x = first
         while x <= last {
-            if x + 8 <= last + 1 {
-                if Self.eightCellsAreZero(cells + x) {
-                    if level != 0 { marker.mark(row: row, first: x, last: x + 7) }
-                    if level == 255 {
-                        (output + x).update(repeating: 255, count: 8)
-                    } else if level != 0 {
-                        for index in x..<(x + 8) where output[index] < level { output[index] = level }
-                    }
-                    x += 8
-                    continue
-                }
+            if x + 8 <= last + 1, eightCellsAreZero(cells + x) {
+                if coverage != 0 { run(x, coverage) }
+                x += 8
+                continue
             }
             let end = min(x + 8, last + 1)
             while x < end {
                 sum += cells[x]
                 cells[x] = 0
-                level = UInt8(min(abs(sum), 1) * 255 + 0.5)
-                if level > output[x] {
-                    output[x] = level
-                    marker.mark(row: row, x: x)
-                }
+                coverage = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                pixel(x, coverage)
                 x += 1
             }
         }
@@ -96,7 +113,7 @@ extension AreaAccumulator {
     /// Whether the eight cells at `cells` are all +0, read as four 64-bit words: the cells between
     /// edges, which add nothing to the running sum (a −0 only sends its eight down the slower path).
     @inline(__always)
-    static func eightCellsAreZero(_ cells: UnsafeMutablePointer<Float>) -> Bool {
+    private static func eightCellsAreZero(_ cells: UnsafeMutablePointer<Float>) -> Bool {
         let words = UnsafeRawPointer(cells)
         return words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0

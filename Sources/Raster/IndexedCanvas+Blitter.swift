@@ -164,31 +164,19 @@ extension IndexedCanvas: Blitter {
                     return
                 }
                 let target = indices.baseAddress! + row * canvasWidth
-                var sum: Float = 0
-                var coverage: UInt8 = 0
-                var x = first
-                while x <= last {
-                    if x + 8 <= last + 1 {
-                        if AreaAccumulator.eightCellsAreZero(cells + x) {
-                            // Between edges the coverage stays that of the cell before.
-                            if coverage == 255, let index = blender.opaqueIndex {
-                                (target + x).update(repeating: index, count: 8)
-                            } else if coverage != 0 {
-                                for index in x..<(x + 8) where !blender.full { blender.apply(coverage: coverage, to: target + index) }
-                            }
-                            x += 8
-                            continue
+                AreaAccumulator.sweepRow(
+                    cells, first, last,
+                    run: { x, coverage in
+                        // Between edges the coverage stays that of the cell before.
+                        if coverage == 255, let index = blender.opaqueIndex {
+                            (target + x).update(repeating: index, count: 8)
+                        } else {
+                            for index in x..<(x + 8) where !blender.full { blender.apply(coverage: coverage, to: target + index) }
                         }
-                    }
-                    let end = min(x + 8, last + 1)
-                    while x < end {
-                        sum += cells[x]
-                        cells[x] = 0
-                        coverage = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                    },
+                    pixel: { x, coverage in
                         if coverage != 0, !blender.full { blender.apply(coverage: coverage, to: target + x) }
-                        x += 1
-                    }
-                }
+                    })
             }
         }
     }

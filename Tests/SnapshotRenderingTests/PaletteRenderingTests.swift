@@ -20,7 +20,7 @@ import TrackSynthesis
     }
 
     /// Largest and mean per-channel difference between two decoded images of one size.
-    private static func difference(_ a: Canvas, _ b: Canvas) -> (largest: Int, mean: Double, differing: Int) {
+    static func difference(_ a: Canvas, _ b: Canvas) -> (largest: Int, mean: Double, differing: Int) {
         var largest = 0, total = 0, differing = 0
         for pixel in 0..<(a.width * a.height) {
             var any = false

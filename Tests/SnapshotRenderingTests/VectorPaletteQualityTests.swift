@@ -24,15 +24,9 @@ import Testing
             }
             let palette = try render(trueColor: false)
             if palette[25] == 3 { palettes += 1 }
-            let a = try PNGDecoder.decode(palette), b = try PNGDecoder.decode(try render(trueColor: true))
-            var largest = 0, total = 0
-            for index in 0..<(a.width * a.height * 4) where index % 4 != 3 {
-                let delta = abs(Int(a.pixels[index]) - Int(b.pixels[index]))
-                largest = max(largest, delta)
-                total += delta
-            }
-            worst = max(worst, largest)
-            meanSum += Double(total) / Double(a.width * a.height * 3)
+            let result = PaletteRenderingTests.difference(try PNGDecoder.decode(palette), try PNGDecoder.decode(try render(trueColor: true)))
+            worst = max(worst, result.largest)
+            meanSum += result.mean
             images += 1
         }
         #expect(palettes == images, "every vector scene is a palette image: \(palettes) of \(images)")
