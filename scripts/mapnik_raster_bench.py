@@ -12,11 +12,8 @@ usage: mapnik_raster_bench.py [--runs N] [--no-route] [--format png8|png] [--sav
   VIEWPORTS.jsonl and the output lines: as mapnik_vector_bench.py ("tile_zoom" is the image's
   continuous zoom rounded down, for the table; GDAL chooses the overview itself).
 """
-import json
 import os
-import statistics
 import sys
-import time
 
 import mapnik
 
@@ -49,20 +46,7 @@ def main():
     m = build_map(args.mbtiles)
     for index, spec in enumerate(specs):
         zoom, tile_zoom = peer.tile_zoom_for(spec["viewport_epsg3857"], spec["width"], float(spec.get("scale", 1)))
-        times, cpu_times, png = [], [], b""
-        for _ in range(args.runs):
-            start, cpu_start = time.perf_counter(), time.process_time()
-            png = peer.render(m, spec, args.format, not args.no_route)
-            times.append((time.perf_counter() - start) * 1000)
-            cpu_times.append((time.process_time() - cpu_start) * 1000)
-        if args.save:
-            with open(os.path.join(args.save, f"{index:04d}.png"), "wb") as out:
-                out.write(png)
-        result = dict(spec)
-        result.update(
-            tile_zoom=tile_zoom, zoom=round(zoom, 3), median_ms=statistics.median(times), median_cpu_ms=statistics.median(cpu_times),
-            runs=args.runs, png_bytes=len(png))
-        print(json.dumps(result), flush=True)
+        peer.time_and_report(m, spec, index, zoom, tile_zoom, args)
 
 
 if __name__ == "__main__":

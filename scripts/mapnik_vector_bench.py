@@ -304,6 +304,24 @@ def bench_arguments(script, description, extra=lambda parser: None):
     return args, specs
 
 
+def time_and_report(m, spec, index, zoom, tile_zoom, args):
+    """Draws one image `args.runs` times and prints its spec with the median wall and CPU times (one JSON line)."""
+    times, cpu_times, png = [], [], b""
+    for _ in range(args.runs):
+        start, cpu_start = time.perf_counter(), time.process_time()
+        png = render(m, spec, args.format, not args.no_route)
+        times.append((time.perf_counter() - start) * 1000)
+        cpu_times.append((time.process_time() - cpu_start) * 1000)
+    if args.save:
+        with open(os.path.join(args.save, f"{index:04d}.png"), "wb") as out:
+            out.write(png)
+    result = dict(spec)
+    result.update(
+        tile_zoom=tile_zoom, zoom=round(zoom, 3), median_ms=statistics.median(times), median_cpu_ms=statistics.median(cpu_times),
+        runs=args.runs, png_bytes=len(png))
+    print(json.dumps(result), flush=True)
+
+
 def main():
     args, specs = bench_arguments(
         "mapnik_vector_bench.py", __doc__.split("\n")[0],
@@ -319,18 +337,7 @@ def main():
                 if args.dump_xml and len(maps) == 1:
                     mapnik.save_map(maps[tile_zoom], args.dump_xml)
             m = maps[tile_zoom]
-            times, cpu_times, png = [], [], b""
-            for _ in range(args.runs):
-                start, cpu_start = time.perf_counter(), time.process_time()
-                png = render(m, spec, args.format, not args.no_route)
-                times.append((time.perf_counter() - start) * 1000)
-                cpu_times.append((time.process_time() - cpu_start) * 1000)
-            if args.save:
-                with open(os.path.join(args.save, f"{index:04d}.png"), "wb") as out:
-                    out.write(png)
-            result = dict(spec)
-            result.update(tile_zoom=tile_zoom, zoom=round(zoom, 3), median_ms=statistics.median(times), median_cpu_ms=statistics.median(cpu_times), runs=args.runs, png_bytes=len(png))
-            print(json.dumps(result), flush=True)
+            time_and_report(m, spec, index, zoom, tile_zoom, args)
 
 
 if __name__ == "__main__":
