@@ -15,6 +15,9 @@ package struct MapStyleDocument: Sendable {
     package let symbolLayerCount: Int
     /// How many layers have `layout.visibility` "none".
     package let hiddenLayerCount: Int
+    /// A 64-bit FNV-1a digest of the document's bytes: tells two documents apart cheaply (a
+    /// painter keeps geometry prepared with one style for the next image only if it has the same).
+    package let contentDigest: UInt64
 
     /// Reads a style document. Throws for JSON errors (with line and column), a document without
     /// `layers`, and anything in a layer outside the supported subset (with the layer and key path).
@@ -49,6 +52,7 @@ package struct MapStyleDocument: Sendable {
             }
         }
         self.layers = layers
+        contentDigest = bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
         self.warnings = warnings
         symbolLayerCount = symbols
         hiddenLayerCount = hidden

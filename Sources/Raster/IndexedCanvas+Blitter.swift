@@ -103,41 +103,13 @@ extension IndexedCanvas: Blitter {
     public mutating func blend(_ mask: CoverageMask, color: RGBAColor) {
         guard !mask.isEmpty else { return }
         let canvasWidth = width, maskWidth = mask.width
-        var blender = PaletteBlender(color: color, palette: palette)
-        defer {
-            palette = blender.palette
-            if blender.full { ranOutOfColors = true }
-        }
-        mask.values.withUnsafeBufferPointer { values in
-            indices.withUnsafeMutableBufferPointer { indices in
+        withBlender(color) { indices, blender, table in
+            mask.values.withUnsafeBufferPointer { values in
                 mask.forEachCoveredRun { row, first, last in
                     guard !blender.full else { return }
-                    let source = values.baseAddress! + row * maskWidth
-                    let target = indices.baseAddress! + (row + mask.originY) * canvasWidth + mask.originX
-                    var column = first
-                    while column <= last {
-                        // Eight uncovered pixels at a time: a map layer's mask spans the
-                        // image but covers little of it (roads, water).
-                        if column + 8 <= last + 1 {
-                            let word = UnsafeRawPointer(source + column).loadUnaligned(as: UInt64.self)
-                            if word == 0 {
-                                column += 8
-                                continue
-                            }
-                            // Fully covered pixels of an opaque colour become that colour whatever
-                            // was below (a map's fills are mostly this): the whole run at once.
-                            if word == .max, let index = blender.opaqueIndex {
-                                var end = column + 8
-                                while end + 8 <= last + 1, UnsafeRawPointer(source + end).loadUnaligned(as: UInt64.self) == .max { end += 8 }
-                                (target + column).update(repeating: index, count: end - column)
-                                column = end
-                                continue
-                            }
-                        }
-                        blender.apply(coverage: source[column], to: target + column)
-                        column += 1
-                        if blender.full { break }
-                    }
+                    let source = values.baseAddress! + row * maskWidth + first
+                    let target = indices + (row + mask.originY) * canvasWidth + mask.originX + first
+                    Self.blendRun(source, target, last - first + 1, table, &blender)
                 }
             }
         }
@@ -150,20 +122,15 @@ extension IndexedCanvas: Blitter {
     /// of a fill-only render).
     public mutating func blend(resolving accumulator: inout AreaAccumulator, scratch: inout CoverageMask, color: RGBAColor) {
         precondition(accumulator.width == width && accumulator.height == height, "the accumulator must be the canvas's size")
-        var blender = PaletteBlender(color: color, palette: palette)
-        defer {
-            palette = blender.palette
-            if blender.full { ranOutOfColors = true }
-        }
         let canvasWidth = width
-        indices.withUnsafeMutableBufferPointer { indices in
+        withBlender(color) { indices, blender, table in
             accumulator.drainRows { row, cells, first, last in
                 // After a full palette the cells are still zeroed (the accumulator is left empty).
                 guard !blender.full else {
                     (cells + first).update(repeating: 0, count: last - first + 1)
                     return
                 }
-                let target = indices.baseAddress! + row * canvasWidth
+                let target = indices + row * canvasWidth
                 AreaAccumulator.sweepRow(
                     cells, first, last,
                     run: { x, coverage in
@@ -171,14 +138,84 @@ extension IndexedCanvas: Blitter {
                         if coverage == 255, let index = blender.opaqueIndex {
                             (target + x).update(repeating: index, count: 8)
                         } else {
-                            for index in x..<(x + 8) where !blender.full { blender.apply(coverage: coverage, to: target + index) }
+                            for index in x..<(x + 8) where !blender.full { Self.blendPixel(coverage, target + index, table, &blender) }
                         }
                     },
                     pixel: { x, coverage in
-                        if coverage != 0, !blender.full { blender.apply(coverage: coverage, to: target + x) }
+                        if coverage != 0, !blender.full { Self.blendPixel(coverage, target + x, table, &blender) }
                     })
             }
         }
+    }
+
+    /// Runs `body` with the pixels, a blender of `color` and its table as pointers (the pixel
+    /// loops' form), then takes the palette back and reports a full one.
+    private mutating func withBlender(
+        _ color: RGBAColor, _ body: (UnsafeMutablePointer<UInt8>, inout PaletteBlender, UnsafeMutablePointer<UInt16>) -> Void
+    ) {
+        var blender = PaletteBlender(color: color, palette: palette)
+        var table = blendTable
+        blendTable = []
+        PaletteBlender.prepare(&table)
+        table.withUnsafeMutableBufferPointer { table in
+            indices.withUnsafeMutableBufferPointer { indices in body(indices.baseAddress!, &blender, table.baseAddress!) }
+        }
+        blendTable = table
+        palette = blender.palette
+        if blender.full { ranOutOfColors = true }
+    }
+
+    /// The pixel loop of `blend(_:color:)` over `count` coverage bytes and their palette indices.
+    @inline(__always)
+    private static func blendRun(
+        _ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ table: UnsafeMutablePointer<UInt16>,
+        _ blender: inout PaletteBlender
+    ) {
+        var column = 0
+        while column < count {
+            // Eight uncovered pixels at a time: a map layer's mask spans the image but covers
+            // little of it (roads, water).
+            if column + 8 <= count {
+                let word = UnsafeRawPointer(source + column).loadUnaligned(as: UInt64.self)
+                if word == 0 {
+                    column += 8
+                    continue
+                }
+                // Fully covered pixels of an opaque colour become that colour whatever was below
+                // (a map's fills are mostly this): the whole run at once.
+                if word == .max, let index = blender.opaqueIndex {
+                    var end = column + 8
+                    while end + 8 <= count, UnsafeRawPointer(source + end).loadUnaligned(as: UInt64.self) == .max { end += 8 }
+                    (target + column).update(repeating: index, count: end - column)
+                    column = end
+                    continue
+                }
+                for index in column..<(column + 8) { blendPixel(source[index], target + index, table, &blender) }
+                if blender.full { return }
+                column += 8
+                continue
+            }
+            blendPixel(source[column], target + column, table, &blender)
+            if blender.full { return }
+            column += 1
+        }
+    }
+
+    /// One pixel: the remembered blend of (old index, coverage step), or the blender's slow path.
+    @inline(__always)
+    private static func blendPixel(
+        _ coverage: UInt8, _ pixel: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt16>, _ blender: inout PaletteBlender
+    ) {
+        let step = PaletteBlender.step(coverage)
+        if step == 0 { return }
+        let key = Int(pixel.pointee) &* (StrokeRamp.levelsPerRamp + 1) &+ step
+        var entry = table[key]
+        if entry == 0 {
+            entry = blender.entry(old: Int(pixel.pointee), step: step)
+            guard entry != 0 else { return }
+            table[key] = entry
+        }
+        pixel.pointee = UInt8(truncatingIfNeeded: entry &- 1)
     }
 
     /// A palette cannot hold a layer whose colour varies per pixel: sets `ranOutOfColors`.
@@ -194,8 +231,13 @@ extension IndexedCanvas: Blitter {
 }
 
 /// One colour blended over palette pixels: each (old index, coverage step) pair is blended and
-/// looked up in the palette once, then remembered. Coverage is quantized to `StrokeRamp`'s 1/32
+/// looked up in the palette once, then remembered in a table the caller keeps (`IndexedCanvas`'s
+/// scratch, as raw pointers in the pixel loops). Coverage is quantized to `StrokeRamp`'s 1/32
 /// steps.
+///
+/// The table is not a field: reached through a struct captured by the pixel loops' closures,
+/// every pixel reloaded the array's address and its step table's (a chain of dependent loads;
+/// `perf`: the line blend was 14% of a vector render at about 11 ns a pixel).
 struct PaletteBlender {
     /// The colour blended.
     let color: RGBAColor
@@ -206,44 +248,44 @@ struct PaletteBlender {
     /// The colour's own index once a fully covered pixel has put it in the palette (opaque
     /// colours only: full coverage then gives the colour whatever was below).
     var opaqueIndex: UInt8?
-    /// (index, step) → 1 + the blended colour's index; 0 while not yet blended.
-    private var blended = [UInt16](repeating: 0, count: 256 * (StrokeRamp.levelsPerRamp + 1))
-    /// Coverage → step, so the division stays out of the pixel loop.
-    private let stepOf: [UInt8] = (0..<256).map { UInt8(($0 * StrokeRamp.levelsPerRamp + 127) / 255) }
+
+    /// Entries in a blend table: (index, step) → 1 + the blended colour's index, 0 while not yet
+    /// blended.
+    static let tableCount = 256 * (StrokeRamp.levelsPerRamp + 1)
 
     init(color: RGBAColor, palette: CanvasPalette) {
         self.color = color
         self.palette = palette
     }
 
-    /// Blends the colour at `coverage` (0–255) over the pixel at `pixel`; sets `full` instead when
-    /// the palette has no room.
-    @inline(__always)
-    mutating func apply(coverage: UInt8, to pixel: UnsafeMutablePointer<UInt8>) {
-        let steps = StrokeRamp.levelsPerRamp
-        let step = Int(stepOf.withUnsafeBufferPointer { $0[Int(coverage)] })
-        if step == 0 { return }
-        let old = Int(pixel.pointee)
-        let key = old * (steps + 1) + step
-        var entry = blended.withUnsafeBufferPointer { $0[key] }
-        if entry == 0 {
-            if step == steps, let index = opaqueIndex {
-                entry = UInt16(index) + 1
-            } else {
-                let result = IndexedCanvas.blend(palette[old], color, Double(step) / Double(steps))
-                guard let index = palette.index(of: result) else {
-                    full = true
-                    return
-                }
-                entry = UInt16(index) + 1
-                // Full coverage of an opaque colour gives the colour's own entry whatever was
-                // below, merged or exact. (Reusing a merged entry is what this table does anyway;
-                // requiring an exact one sent every pixel of a background whose colour merged
-                // with the paper's down the slow path: 16% of a vector render.)
-                if step == steps, color.alpha == 255 { opaqueIndex = index }
-            }
-            blended.withUnsafeMutableBufferPointer { $0[key] = entry }
+    /// Makes `table` an empty blend table (sized on first use, zeroed after).
+    static func prepare(_ table: inout [UInt16]) {
+        if table.count != tableCount {
+            table = [UInt16](repeating: 0, count: tableCount)
+        } else {
+            table.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         }
-        pixel.pointee = UInt8(entry - 1)
+    }
+
+    /// The coverage step (0...`StrokeRamp.levelsPerRamp`) of a coverage byte, rounded.
+    @inline(__always)
+    static func step(_ coverage: UInt8) -> Int { (Int(coverage) &* StrokeRamp.levelsPerRamp &+ 127) / 255 }
+
+    /// The table entry for blending the colour at `step` over palette index `old`: 1 + the
+    /// result's index, or 0 (and `full` set) when the palette has no room.
+    mutating func entry(old: Int, step: Int) -> UInt16 {
+        let steps = StrokeRamp.levelsPerRamp
+        if step == steps, let index = opaqueIndex { return UInt16(index) + 1 }
+        let result = IndexedCanvas.blend(palette[old], color, Double(step) / Double(steps))
+        guard let index = palette.index(of: result) else {
+            full = true
+            return 0
+        }
+        // Full coverage of an opaque colour gives the colour's own entry whatever was below,
+        // merged or exact. (Reusing a merged entry is what this table does anyway; requiring an
+        // exact one sent every pixel of a background whose colour merged with the paper's down
+        // the slow path: 16% of a vector render.)
+        if step == steps, color.alpha == 255 { opaqueIndex = index }
+        return UInt16(index) + 1
     }
 }

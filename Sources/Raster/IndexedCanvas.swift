@@ -18,6 +18,8 @@ public struct IndexedCanvas: Sendable {
     public var palette = CanvasPalette()
     /// Whether a write found the palette full (see `Blitter.ranOutOfColors`); cleared by `reset`.
     public internal(set) var ranOutOfColors = false
+    /// The blend table `PaletteBlender` fills, kept so each blend reuses it (empty until first used).
+    var blendTable: [UInt16] = []
 
     /// An empty canvas; call `reset` before drawing.
     public init() {}
@@ -64,25 +66,41 @@ public struct CanvasPalette: Sendable {
     /// How many colours there are.
     public var count: Int { colors.count }
 
-    /// Whether colours are merged coarsely (see `mergeTolerance`). Default: false.
-    public var coarse = false
-    /// Whether colours are merged more coarsely still (see `mergeTolerance`): the last attempt for
-    /// a vector map, whose anti-aliased edges blend many pairs of colours. Default: false.
-    public var coarsest = false
+    /// How eagerly a new colour takes the index of a near one (see `mergeTolerance`).
+    public enum Merging: Sendable {
+        /// The first attempt at an image: 2, then 3 from 64 entries and 4 from 128.
+        case fine
+        /// The second attempt at an image whose edges did not fit: 4, then 6 from 128 entries.
+        case coarse
+        /// A vector map's first attempt: coarse until 192 entries, then 12, and 16 from 224.
+        case graded
+        /// A vector map's last attempt: 8, then 12 from 128 entries and 16 from 192.
+        case coarsest
+    }
+
+    /// How colours are merged. Default: `.fine`.
+    public var merging = Merging.fine
 
     /// How far (in levels of 255, largest channel difference) a new colour may be from one
-    /// already in the palette to take that one's index instead of a new entry. Normally 2, then
-    /// 3 from 64 entries and 4 from 128: the many blends along anti-aliased edges (casing over
-    /// grid lines, a marker's ring over the route) share entries more as space runs short.
-    /// Coarse: 4, then 6 from 128 entries, for a second attempt at an image whose edges did not
-    /// fit (how often: `make bench`, docs/performance.md).
-    /// Coarsest: 8, then 12 from 128 entries and 16 from 192. It applies to every colour added;
-    /// a map's flat colours come first (the background, then each layer's fill), so it is mostly
-    /// their edge blends that merge.
+    /// already in the palette to take that one's index instead of a new entry (per `merging`).
+    /// The tolerance grows as the palette fills: the many blends along anti-aliased edges (casing
+    /// over grid lines, a marker's ring over the route) share entries more as space runs short.
+    /// It applies to every colour added; a map's flat colours come first (the background, then
+    /// each layer's fill), so it is mostly their edge blends that merge.
+    ///
+    /// A vector map starts `graded`: started `coarse`, 21 of the 48 large images of 24 tracks
+    /// over Liechtenstein overflowed and were drawn again `coarsest`, whole (a third of the map's
+    /// time). Graded is coarse for every image that fits coarse (the same bytes) and reaches the
+    /// coarsest tolerances only for the colours past 192, so the overflowing ones fit at once;
+    /// the largest error stays the coarsest's 16 levels (how often each attempt is needed:
+    /// `make bench`, docs/performance.md).
     public func mergeTolerance(paletteCount: Int) -> Int {
-        if coarsest { return paletteCount < 128 ? 8 : paletteCount < 192 ? 12 : 16 }
-        if coarse { return paletteCount < 128 ? 4 : 6 }
-        return paletteCount < 64 ? 2 : paletteCount < 128 ? 3 : 4
+        switch merging {
+        case .fine: paletteCount < 64 ? 2 : paletteCount < 128 ? 3 : 4
+        case .coarse: paletteCount < 128 ? 4 : 6
+        case .graded: paletteCount < 128 ? 4 : paletteCount < 192 ? 6 : paletteCount < 224 ? 12 : 16
+        case .coarsest: paletteCount < 128 ? 8 : paletteCount < 192 ? 12 : 16
+        }
     }
 
     /// The index of an opaque colour: its own, or that of a colour within `mergeTolerance`, or a
@@ -117,8 +135,7 @@ public struct CanvasPalette: Sendable {
 
     /// Forgets every colour (and goes back to fine merging).
     mutating func removeAll() {
-        coarse = false
-        coarsest = false
+        merging = .fine
         colors.removeAll(keepingCapacity: true)
         table.removeAll()
     }

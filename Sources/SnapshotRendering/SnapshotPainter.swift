@@ -12,13 +12,11 @@ enum SnapshotPainter {
     static func paintPalette(_ scene: SnapshotScene, scratch: RenderScratch, report: inout BasemapReport?) -> Bool {
         guard scene.suitsPalette else { return false }
         // A second attempt with coarser colour merging before giving up on the palette; a vector
-        // map (many colours meeting at anti-aliased edges) gets a third, coarser still.
-        // (A vector map starts coarse: its many edges between flat colours never fit the fine merge.)
-        let attempts = scene.drawsVectorMap ? [(true, false), (true, true)] : [(false, false), (true, false)]
-        for (coarse, coarsest) in attempts {
+        // map (many colours meeting at anti-aliased edges) starts graded (see `mergeTolerance`).
+        let attempts: [CanvasPalette.Merging] = scene.drawsVectorMap ? [.graded, .coarsest] : [.fine, .coarse]
+        for merging in attempts {
             scratch.canvas.reset(width: scene.frame.viewport.widthPixels, height: scene.frame.viewport.heightPixels)
-            scratch.canvas.palette.coarse = coarse
-            scratch.canvas.palette.coarsest = coarsest
+            scratch.canvas.palette.merging = merging
             report = nil
             if scene.draw(into: &scratch.canvas, scratch: scratch, report: &report) { return true }
         }

@@ -32,15 +32,17 @@ extension VectorMapPainter {
         return blendAccumulated(color, into: &target)
     }
 
-    /// A fill layer: each polygon clipped to its tile's square (the pieces of a polygon cut at
-    /// tile edges then partition it) and to the image, accumulated with its holes.
-    mutating func drawFills<Target: Blitter>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+    /// A fill layer's features as paint groups: each polygon projected and clipped to its tile's
+    /// square (the pieces of a polygon cut at tile edges then partition it) and to the image grown
+    /// by a point, with its holes.
+    static func prepareFills(_ rule: DrawRule, context: DrawContext) -> PreparedLayer {
         var groups = PaintGroups<StyleColor>()
+        var layer = PreparedLayer(groups: .background)
         for placed in context.tiles {
-            guard let layer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
-            let placement = placed.placement(for: layer)
-            let clip = Self.intersection(placement.square, context.canvas.grown(byPixels: 1))
-            for feature in layer.features {
+            guard let tileLayer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
+            let placement = placed.placement(for: tileLayer)
+            let clip = intersection(placement.square, context.canvas.grown(byPixels: context.scale))
+            for feature in tileLayer.features {
                 guard case .polygons(let polygons) = feature.geometry else { continue }
                 let styled = TileFeature(feature: feature)
                 guard rule.matches(styled) else { continue }
@@ -63,14 +65,22 @@ extension VectorMapPainter {
                     drawn = true
                 }
                 if drawn {
-                    context.featuresDrawn += 1
-                    context.verticesDrawn += feature.geometry.vertexCount
+                    layer.featuresDrawn += 1
+                    layer.verticesDrawn += feature.geometry.vertexCount
                 }
             }
         }
-        for (color, polygons) in groups.ordered {
+        layer.groups = .fills(groups.ordered)
+        return layer
+    }
+
+    /// Draws prepared fill groups: each group's polygons accumulated and blended once.
+    mutating func drawFills<Target: Blitter>(
+        _ groups: [(paint: StyleColor, items: [[[PixelPoint]]])], layerID: String, context: inout DrawContext, into target: inout Target
+    ) -> Bool {
+        for (color, polygons) in groups {
             for rings in polygons where !accumulator.add(polygon: rings) {
-                context.note("layer \"\(rule.layer.id)\": a polygon too costly to fill was left out")
+                context.note("layer \"\(layerID)\": a polygon too costly to fill was left out")
             }
             guard blendAccumulated(Self.rgba(color), into: &target) else { return false }
         }

@@ -18,14 +18,22 @@ struct LinePaint: Hashable {
 
     /// How far the stroke reaches from the line's centre.
     var reachPixels: Double { gapPixels > 0 ? gapPixels / 2 + widthPixels : widthPixels / 2 }
+
+    /// The same paint at `factor` times the scale.
+    func scaled(by factor: Double) -> LinePaint {
+        LinePaint(
+            color: color, widthPixels: widthPixels * factor, gapPixels: gapPixels * factor, dashesPixels: dashesPixels?.map { $0 * factor },
+            cap: cap)
+    }
 }
 
 extension VectorMapPainter {
-    /// A line layer: lines (and the rings of polygons, as closed lines) clipped to their tile's
-    /// square grown by the stroke's reach + 1 px, dashed if the style says, stroked into one mask
-    /// per paint (union by maximum: no gap, cap seam or darker overlap at tile edges).
-    mutating func drawLines<Target: Blitter>(_ rule: DrawRule, context: inout DrawContext, into target: inout Target) -> Bool {
+    /// A line layer's features as paint groups: lines (and the rings of polygons, as closed lines)
+    /// projected, clipped to their tile's square grown by the stroke's reach + 1 point, and dashed
+    /// if the style says. Everything scales with `context.scale` (see `PreparedLayer`).
+    static func prepareLines(_ rule: DrawRule, context: DrawContext) -> PreparedLayer {
         var groups = PaintGroups<LinePaint>()
+        var layer = PreparedLayer(groups: .background)
         let scale = context.scale
         func paint<Feature: StyleFeature>(_ feature: Feature) -> LinePaint {
             LinePaint(
@@ -35,9 +43,9 @@ extension VectorMapPainter {
                 cap: rule.lineCap(for: feature))
         }
         for placed in context.tiles {
-            guard let layer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
-            let placement = placed.placement(for: layer)
-            for feature in layer.features {
+            guard let tileLayer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
+            let placement = placed.placement(for: tileLayer)
+            for feature in tileLayer.features {
                 let lines: [[TilePoint]]
                 // A polygon's rings are cut at the tile's buffer, an edge that is not the polygon's:
                 // they are clipped to the tile's own square (as MapLibre clips each tile), real lines
@@ -52,10 +60,13 @@ extension VectorMapPainter {
                 guard rule.matches(styled) else { continue }
                 let look = rule.isDataDriven ? paint(styled) : groups.constant { paint(NoStyleFeature()) }
                 guard look.color.alpha > 0, look.widthPixels > 0 else { continue }
+                // The margin is a point, not a pixel, so an image at twice the scale gets exactly
+                // twice the geometry (`PreparedLayer.scaled(by:)`).
+                let margin = look.reachPixels + scale
                 let clip =
                     isOutline
-                    ? Self.intersection(placement.square, context.canvas.grown(byPixels: look.reachPixels + 1))
-                    : Self.intersection(placement.square, context.canvas).grown(byPixels: look.reachPixels + 1)
+                    ? intersection(placement.square, context.canvas.grown(byPixels: margin))
+                    : intersection(placement.square, context.canvas).grown(byPixels: margin)
                 var pieces: [[PixelPoint]] = []
                 for line in lines {
                     let projected = placement.project(line)
@@ -68,11 +79,18 @@ extension VectorMapPainter {
                 }
                 guard !pieces.isEmpty else { continue }
                 groups.add(look, pieces)
-                context.featuresDrawn += 1
-                context.verticesDrawn += feature.geometry.vertexCount
+                layer.featuresDrawn += 1
+                layer.verticesDrawn += feature.geometry.vertexCount
             }
         }
-        for (look, items) in groups.ordered {
+        layer.groups = .lines(groups.ordered)
+        return layer
+    }
+
+    /// Draws prepared line groups: each group stroked into one mask (union by maximum: no gap, cap
+    /// seam or darker overlap at tile edges) and blended once.
+    mutating func drawLines<Target: Blitter>(_ groups: [(paint: LinePaint, items: [[[PixelPoint]]])], into target: inout Target) -> Bool {
+        for (look, items) in groups {
             if look.gapPixels > 0 {
                 Self.stroke(items, radiusPixels: look.reachPixels, cap: look.cap, accumulator: &accumulator, into: &mask)
                 Self.stroke(items, radiusPixels: look.gapPixels / 2, cap: look.cap, accumulator: &accumulator, into: &inner)

@@ -22,6 +22,8 @@ package struct VectorMapPainter {
     var mask = CoverageMask(width: 1, height: 1)
     /// The inside of a line drawn with a gap (`line-gap-width`), taken out of `mask`.
     var inner = CoverageMask(width: 1, height: 1)
+    /// The last image's prepared layers, for the next image of the same map at another scale.
+    var prepared: PreparedMap?
 
     /// A painter with empty buffers (they grow to the largest image drawn).
     package init() {
@@ -37,7 +39,9 @@ package struct VectorMapPainter {
     package mutating func draw<Target: Blitter>(
         into target: inout Target, viewport: Viewport, scale: Double, provider: any TileProvider, style choice: VectorMapStyle
     ) -> VectorMapReport {
-        let zoom = TilePlan.continuousZoom(viewport, tilePixels: 256) - log2(max(scale, 1))
+        // From the metres per point, not the pixels' zoom less log2(scale): @2x then has exactly
+        // the @1x image's zoom (its metres per pixel are exactly half), which `PreparedMap` needs.
+        let zoom = log2(2 * WebMercator.halfWorldMeters / (256 * viewport.metersPerPixel * max(scale, 1)))
         let description = provider.sourceDescription
         guard zoom.isFinite else { return VectorMapReport(problem: "the view has no finite zoom: the grid is drawn") }
         let wholeZoom = Int(min(max(zoom.rounded(.down), 0), 30))
@@ -58,12 +62,29 @@ package struct VectorMapPainter {
         reshape(width: width, height: height)
         let canvas = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height))
         var context = DrawContext(tiles: tiles, canvas: canvas, scale: scale, tilesCoverCanvas: Self.cover(canvas, tiles, window))
-        for rule in style.drawRules(zoom256: zoom) where !rule.matchesNothing {
+        let rules = style.drawRules(zoom256: zoom).filter { !$0.matchesNothing }
+        let key = PreparedMap.Key(mapRect: viewport.mapRect, zoom: zoom, tiles: tiles.map(\.coordinate), styleDigest: style.contentDigest)
+        let layers: [PreparedLayer]
+        if let reused = prepared?.layers(for: key, scale: scale) {
+            layers = reused
+        } else {
+            layers = rules.map { rule in
+                switch rule.layer.kind {
+                case .background: PreparedLayer(groups: .background)
+                case .fill: Self.prepareFills(rule, context: context)
+                case .line: Self.prepareLines(rule, context: context)
+                }
+            }
+            prepared = PreparedMap(key: key, scale: scale, layers: layers)
+        }
+        for (rule, layer) in zip(rules, layers) {
             let blended: Bool
-            switch rule.layer.kind {
+            context.featuresDrawn += layer.featuresDrawn
+            context.verticesDrawn += layer.verticesDrawn
+            switch layer.groups {
             case .background: blended = drawBackground(rule, context: &context, into: &target)
-            case .fill: blended = drawFills(rule, context: &context, into: &target)
-            case .line: blended = drawLines(rule, context: &context, into: &target)
+            case .fills(let groups): blended = drawFills(groups, layerID: rule.layer.id, context: &context, into: &target)
+            case .lines(let groups): blended = drawLines(groups, into: &target)
             }
             guard blended else {
                 report.paletteFull = true

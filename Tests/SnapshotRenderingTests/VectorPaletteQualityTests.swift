@@ -9,7 +9,7 @@ import Testing
 /// bound docs/vector-maps.md states ("Image quality").
 @Suite struct VectorPaletteQualityTests {
     /// Every golden scene (both schemas, light and dark, @1x and @2x), palette against RGBA:
-    /// every channel within 16 levels and a mean under 1.5 levels (measured: largest 9–14, mean
+    /// every channel within 16 levels and a mean under 1.5 levels (measured: largest 8–15, mean
     /// 0.43–1.26 over the eight scenes). A map's area colours share palette entries within a few
     /// levels from the start (`IndexedCanvas` colour merging), hence a mean near one level where
     /// a route alone on the grid has 0.02.
