@@ -27,6 +27,27 @@ public struct Canvas: Sendable {
         }
     }
 
+    /// A canvas filled with `color`, in the memory of `storage` (taken; left empty), which a
+    /// caller keeps from image to image: a fresh 2560×1920 canvas is 19.7 MB of new pages, and
+    /// their faults were 5% of a raster-map run.
+    public init(width: Int, height: Int, fill color: RGBAColor, reusing storage: inout [UInt8]) {
+        precondition(width > 0 && height > 0, "canvas size must be positive")
+        self.width = width
+        self.height = height
+        let count = width * height
+        var pixels: [UInt8] = []
+        swap(&pixels, &storage)
+        // Shrinking keeps the capacity, so a smaller image after a larger one reuses its pages.
+        if pixels.count > count * 4 {
+            pixels.removeLast(pixels.count - count * 4)
+        } else if pixels.count < count * 4 {
+            pixels.append(contentsOf: repeatElement(0, count: count * 4 - pixels.count))
+        }
+        let pattern = (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | UInt32(color.alpha) << 24).littleEndian
+        pixels.withUnsafeMutableBytes { $0.bindMemory(to: UInt32.self).update(repeating: pattern) }
+        self.pixels = pixels
+    }
+
     /// The colour at a pixel.
     public func color(x: Int, y: Int) -> RGBAColor {
         let index = (y * width + x) * 4

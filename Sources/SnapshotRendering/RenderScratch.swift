@@ -11,7 +11,11 @@ import VectorMap
 public final class RenderScratch {
     var canvas = IndexedCanvas()
     var mask = CoverageMask(width: 1, height: 1)
+    /// The route casing's mask where the route is drawn as two coverages (RGBA targets).
+    var casing = CoverageMask(width: 1, height: 1)
     var encoder = PalettePNGEncoder()
+    /// The RGBA canvas's memory between images (raster maps and colour bands are drawn in RGBA).
+    var rgbaPixels: [UInt8] = []
     /// The vector map's buffers (accumulation, masks).
     var vectorMap = VectorMapPainter()
     /// Map style documents read so far, by their text (a worker reads its style once).

@@ -26,7 +26,8 @@ enum SnapshotPainter {
     /// Draws `scene` as an RGBA image; what its basemap came to goes into `report`.
     static func paintRGBA(_ scene: SnapshotScene, scratch: RenderScratch, report: inout BasemapReport?) -> Canvas {
         let viewport = scene.frame.viewport
-        var canvas = Canvas(width: viewport.widthPixels, height: viewport.heightPixels, fill: scene.options.style.grid.paper)
+        var canvas = Canvas(
+            width: viewport.widthPixels, height: viewport.heightPixels, fill: scene.options.style.grid.paper, reusing: &scratch.rgbaPixels)
         // An RGBA canvas never runs out of colours: every layer is drawn.
         _ = scene.draw(into: &canvas, scratch: scratch, report: &report)
         return canvas

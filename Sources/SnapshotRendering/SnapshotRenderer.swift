@@ -174,6 +174,7 @@ public enum SnapshotRenderer {
                     } else {
                         png = try PNGEncoder.encode(canvas, settings: options.png)
                     }
+                    scratch.rgbaPixels = canvas.pixels
                 }
             } catch {
                 throw .encoding(error)
