@@ -69,6 +69,8 @@ let package = Package(
         .target(name: "MapStyle", dependencies: ["JSONDocument"], exclude: ["Styles"]),
         // Drawing a vector basemap: tiles + a style's draw rules → coverage blended into the image.
         .target(name: "VectorMap", dependencies: ["VectorTiles", "MapStyle", "MapTiles", "Raster", "MapGeometry"]),
+        // glibc's malloc.h (mallopt), which the Glibc module leaves out: how a worker keeps freed memory.
+        .systemLibrary(name: "SystemMalloc"),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         // The archive at a glance, pure: density counts per region, regions, the heat-map picture.
         .target(name: "ArchiveOverview", dependencies: ["MapGeometry", "Raster", "PNGEncoding"]),
@@ -86,7 +88,7 @@ let package = Package(
             name: "BatchRun",
             dependencies: [
                 "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
-                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel",
+                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel", "SystemMalloc",
             ]),
         .target(
             name: "TrackSynthesis",
