@@ -4,13 +4,14 @@ import SystemMalloc
 
 /// How a process that renders track after track keeps the memory it frees (glibc's malloc).
 ///
-/// By default glibc gives a freed block of more than 128 KiB back to the kernel (it was its own
-/// mapping, or it topped the heap by more than the trim threshold), so the next track's arrays of
-/// fixes, steps and projected points arrive as fresh pages, each one a page fault and a page
-/// cleared: 390 faults per 18,000-fix GPX drawn at 512², 14% of its time (4.74 ms instead of
-/// 5.5 ms; 2560×1920 of a 7,200-fix GPX: 8.8 ms instead of 9.3; `tracksnap-dev repeat`, same run).
-/// Kept, they are reused as they are. The worker's high-water mark does not change (nothing is
-/// kept that was not in use at once before); its resident size no longer falls back between tracks.
+/// Left to itself glibc gives a freed block of more than 128 KiB back to the kernel (it was its
+/// own mapping, or it topped the heap by more than the trim threshold) until some larger block is
+/// freed and it raises both thresholds on its own. Until then each track's arrays of fixes, steps
+/// and projected points arrive as fresh pages, each one a page fault and a page cleared: 390
+/// faults per 18,000-fix GPX drawn at 512², 14% of its time (`tracksnap-dev repeat`: 4.8–5.0 ms
+/// instead of 5.6). Setting the thresholds once makes that the worker's behaviour from its first
+/// track, whatever it happens to free first. The high-water mark does not change (nothing is kept
+/// that was not in use at once before); the resident size no longer falls back between tracks.
 package enum HeapRetention {
     /// Blocks up to this size come from the heap, so they are reused rather than unmapped. Default:
     /// 32 MiB, glibc's own ceiling for the threshold (the arrays of a 1,000,000-fix track).
