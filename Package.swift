@@ -19,16 +19,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "TrackModel"),
-        .systemLibrary(name: "SystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // zlib, libpng and libdeflate are linked statically (their module maps name the `.a`), as
+        // SQLite and libjpeg are: three fewer shared objects to find, map and relocate at every
+        // process start (0.1 ms of `tracksnap --version`, docs/performance.md); no pkg-config, whose
+        // flags would name the shared libraries.
+        .systemLibrary(name: "SystemZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "Decompression", dependencies: ["SystemZlib"]),
         .target(name: "TrackFormats", dependencies: ["TrackModel", "Decompression"]),
         .target(name: "TrackCleaning", dependencies: ["TrackModel"]),
         .target(name: "MapGeometry", dependencies: ["TrackModel"]),
         .target(name: "Raster", dependencies: ["MapGeometry"]),
-        .systemLibrary(
-            name: "SystemLibPNG", pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]),
-        .target(name: "CLibPNG", dependencies: ["SystemLibPNG"]),
+        .systemLibrary(name: "SystemLibPNG", providers: [.apt(["libpng-dev"])]),
+        // The C shim is the one user of libpng's functions, so it names the archives (libpng, then
+        // the zlib and libm it calls: a static archive resolves only what precedes it).
+        .target(
+            name: "CLibPNG", dependencies: ["SystemLibPNG"],
+            linkerSettings: [.linkedLibrary(":libpng16.a"), .linkedLibrary(":libz.a"), .linkedLibrary("m")]),
         .target(name: "PNGEncoding", dependencies: ["Raster", "CLibPNG"]),
         // Basemaps: the pure half (tile plan, resampling) below the compositing, and the sources
         // (MBTiles through SQLite, tile folders, URL templates through libcurl) with their decoders.
@@ -36,7 +42,7 @@ let package = Package(
         .systemLibrary(name: "SystemSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary(":libjpeg.a")]),
         .target(name: "CLibCurl"),
-        .systemLibrary(name: "SystemLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "SystemLibDeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(
             name: "TileSources",
             dependencies: [
@@ -63,6 +69,8 @@ let package = Package(
         .target(name: "MapStyle", dependencies: ["JSONDocument"], exclude: ["Styles"]),
         // Drawing a vector basemap: tiles + a style's draw rules → coverage blended into the image.
         .target(name: "VectorMap", dependencies: ["VectorTiles", "MapStyle", "MapTiles", "Raster", "MapGeometry"]),
+        // glibc's malloc.h (mallopt), which the Glibc module leaves out: how a worker keeps freed memory.
+        .systemLibrary(name: "SystemMalloc"),
         .target(name: "JobQueue", dependencies: ["FileStore", "ContentHash"]),
         // The archive at a glance, pure: density counts per region, regions, the heat-map picture.
         .target(name: "ArchiveOverview", dependencies: ["MapGeometry", "Raster", "PNGEncoding"]),
@@ -80,7 +88,7 @@ let package = Package(
             name: "BatchRun",
             dependencies: [
                 "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
-                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel",
+                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel", "SystemMalloc",
             ]),
         .target(
             name: "TrackSynthesis",

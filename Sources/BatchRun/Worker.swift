@@ -32,6 +32,7 @@ package enum Worker {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         if let problem = MemoryFence.install(bytes: configuration.workerMemoryFenceBytes) { StandardError.write("tracksnap: worker: \(problem)\n") }
+        HeapRetention.keepFreedMemory()
         let hooks = WorkerTestHooks.fromEnvironment()
         if hooks.crashesAtStart { abort() }
         var queue = configuration.makeQueue()

@@ -84,12 +84,24 @@ enum TextEncoding {
     }
 
     /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
-    /// Eight ASCII bytes are checked per step, so a track file costs about a memory pass.
+    /// 32 ASCII bytes are checked per step, so a track file costs about a memory pass.
     static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var i = 0
         while i < count {
+            // why 32 bytes a step: a GPX is nearly all ASCII, and one test of four ORed words took
+            // this pass from 4.0% to 1.3% of decoding and drawing an 18,000-fix GPX (perf record).
+            if i + 32 <= count {
+                let raw = UnsafeRawPointer(base + i)
+                let words =
+                    raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                if words & 0x8080_8080_8080_8080 == 0 {
+                    i += 32
+                    continue
+                }
+            }
             if i + 8 <= count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {

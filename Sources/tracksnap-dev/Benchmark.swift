@@ -1,3 +1,4 @@
+import BatchRun
 import FileStore
 import Foundation
 import PNGEncoding
@@ -25,6 +26,8 @@ enum Benchmark {
             index += 1
         }
         try FileStore.createDirectories(work + "/out")
+        // In-process figures are a worker's: its heap is kept from track to track.
+        HeapRetention.keepFreedMemory()
         if section == "queue" { return try QueueBenchmark.run(work: work, runs: queueRuns) }
         if section == "readers" { return try ReaderBenchmark.run(work: work, runs: 5) }
         if section == "listing" { return try ListingBenchmark.run(work: work) }

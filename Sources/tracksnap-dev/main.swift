@@ -1,3 +1,4 @@
+import BatchRun
 import FileStore
 import Foundation
 import TrackFormats
@@ -88,7 +89,7 @@ do {
         let track = try TrackDecoder.decode(file.bytes, fileName: arguments[1]) { file.release(upTo: $0) }
         print("\(track.fixCount) fixes in \(track.segments.count) segments (\(track.format.rawValue))")
     case "repeat":
-        // For profilers: one render over and over with one scratch, as a worker does.
+        // For profilers: one render over and over with one scratch and the heap kept, as a worker does.
         guard arguments.count == 5, let width = Int(arguments[2]), let scale = Double(arguments[3]), let count = Int(arguments[4]) else {
             throw DevHelp.usageError("repeat")
         }
@@ -96,6 +97,7 @@ do {
         options.widthPoints = width
         options.heightPoints = width * 3 / 4
         options.scale = scale
+        HeapRetention.keepFreedMemory()
         let bytes = try FileStore.readFile(arguments[1])
         let scratch = RenderScratch()
         // Width 0: the default product (every image of ThumbnailSettings, one decode).

@@ -28,8 +28,11 @@ enum CommandLineParser {
         ]
     }
 
-    /// The command `arguments` (without the program's name) ask for.
-    static func parse(_ arguments: [String], environment: [String: String]) throws -> Command {
+    /// The command `arguments` (without the program's name) ask for; `environment` is read only by a
+    /// command that needs it.
+    // why an autoclosure: building ProcessInfo's environment dictionary took 0.23 ms of the 2.8 ms
+    // `tracksnap --version` (perf record over 300 starts), and help and version never read it.
+    static func parse(_ arguments: [String], environment: @autoclosure () -> [String: String]) throws -> Command {
         guard let first = arguments.first else { return .help(topic: nil) }
         switch first {
         case "-h", "--help", "help": return .help(topic: arguments.dropFirst().first)
@@ -39,7 +42,7 @@ enum CommandLineParser {
             return .worker(configurationFile: arguments[1])
         default:
             guard let command = commands.first(where: { $0.name == first }) else { throw UsageError(message: "unknown command '\(first)'") }
-            return try command.parse(Array(arguments.dropFirst()), environment: environment)
+            return try command.parse(Array(arguments.dropFirst()), environment: environment())
         }
     }
 }

@@ -5,19 +5,21 @@ import FileStore
 import FoundationEssentials
 
 // Thin entry: parse, run, map the outcome to an exit code (ExitStatus.swift decides them all).
-let arguments = Array(CommandLine.arguments.dropFirst())
-// A path that is not UTF-8 has no exact String (CommandLine.arguments repairs it), so it would
-// be "no such file": say what is wrong instead.
+// The arguments are read from argv here rather than through CommandLine.arguments (0.12 ms of a
+// 2.8 ms `--version`, perf record): a path that is not UTF-8 has no exact String
+// (CommandLine.arguments repairs it), so it would be "no such file": say what is wrong instead.
+var arguments: [String] = []
 for index in 1..<Int(CommandLine.argc) {
     guard let raw = CommandLine.unsafeArgv[index] else { continue }
-    let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
-    if String(validating: bytes, as: UTF8.self) == nil {
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+    guard let argument = String(validating: bytes, as: UTF8.self) else {
+        let name = FileStore.escapedName(Array(bytes))
         exit(
             ExitStatus.report(
-                UsageError(
-                    message: "argument \(index) ('\(FileStore.escapedName(bytes))') is not valid UTF-8; TrackSnap needs UTF-8 paths: rename the file")
+                UsageError(message: "argument \(index) ('\(name)') is not valid UTF-8; TrackSnap needs UTF-8 paths: rename the file")
             ).rawValue)
     }
+    arguments.append(argument)
 }
 let status: ExitStatus
 do {

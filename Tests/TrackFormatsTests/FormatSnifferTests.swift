@@ -74,6 +74,19 @@ import TrackModel
         }
     }
 
+    @Test func aBadByteIsFoundWhereverItFallsInTheWideAsciiSteps() {
+        // ASCII is passed 32 and 8 bytes at a time: a stray byte at every offset of a long run,
+        // and valid two-byte characters before it, must still be found exactly where it is.
+        let ascii = Array(String(repeating: "<trkpt lat=\"1\"/>", count: 8).utf8)
+        for position in 0..<ascii.count {
+            var bytes = ascii
+            bytes[position] = 0xFF
+            #expect(bytes.withUnsafeBufferPointer { TextEncoding.firstInvalidUTF8($0) } == position, "at \(position)")
+            let accented = Array("é".utf8) + bytes
+            #expect(accented.withUnsafeBufferPointer { TextEncoding.firstInvalidUTF8($0) } == position + 2, "after é, at \(position)")
+        }
+    }
+
     @Test func recognisesBinaryMagic() throws {
         #expect(try sniff([0x1F, 0x8B, 8, 0]) == .gzip)
         #expect(try sniff([0x50, 0x4B, 3, 4, 0]) == .kmz)
