@@ -38,6 +38,13 @@ package struct RegionPlan: Sendable, Equatable {
     package var members: [String]
     /// The picture's frame, fitted around the members' extents.
     package var frame: RegionFrame
+
+    /// A plan from its parts (e.g. one year's tracks of a region, in the region's frame).
+    package init(id: String, members: [String], frame: RegionFrame) {
+        self.id = id
+        self.members = members
+        self.frame = frame
+    }
 }
 
 /// How a region's picture was brought up to date.

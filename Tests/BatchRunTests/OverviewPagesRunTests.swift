@@ -1,0 +1,145 @@
+import FileStore
+import Foundation
+import Testing
+
+/// The overview's region and year pages through real runs: each region's page lists its tracks
+/// newest first, each year has its pictures and page, a new track rewrites only its region's page
+/// and its year's pictures, a forgotten one leaves every overview file as before, and a cold
+/// overview equals the incremental one.
+@Suite struct OverviewPagesRunTests {
+    /// A straight walk of 40 fixes eastwards from (`latitude`, `longitude`), starting at `start`
+    /// (ISO 8601, UTC).
+    static func walk(name: String, latitude: Double, longitude: Double, start: String) -> String {
+        let formatter = ISO8601DateFormatter()
+        let first = formatter.date(from: start)!
+        var points = ""
+        for index in 0..<40 {
+            let time = formatter.string(from: first.addingTimeInterval(Double(index) * 10))
+            let lon = String(format: "%.6f", longitude + Double(index) * 0.0004), lat = String(format: "%.6f", latitude + Double(index % 3) * 0.0001)
+            points += "<trkpt lat=\"\(lat)\" lon=\"\(lon)\"><time>\(time)</time></trkpt>\n"
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>\(name)</name><trkseg>
+            \(points)</trkseg></trk></gpx>
+
+            """
+    }
+
+    private func write(_ sandbox: RunSandbox, _ file: String, latitude: Double, longitude: Double, start: String) throws {
+        let path = sandbox.archive + "/" + file
+        try FileStore.writeAtomically(Array(Self.walk(name: file, latitude: latitude, longitude: longitude, start: start).utf8), to: path)
+        sandbox.age(path, seconds: 3600)
+    }
+
+    /// Every published file of the overview (pictures, its pages, its part), by path.
+    private func overviewFiles(_ sandbox: RunSandbox) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for name in try FileStore.listDirectory(sandbox.output) where name.hasPrefix("region-") || name.hasPrefix("overview") {
+            if name == "overview" {
+                for picture in try FileStore.listDirectory(sandbox.output + "/overview") where !picture.hasPrefix(".") {
+                    files["overview/" + picture] = try FileStore.readFile(sandbox.output + "/overview/" + picture)
+                }
+            } else {
+                files[name] = try FileStore.readFile(sandbox.output + "/" + name)
+            }
+        }
+        files["index/overview.json"] = try FileStore.readFile(sandbox.output + "/index/overview.json")
+        return files
+    }
+
+    private func part(_ sandbox: RunSandbox) throws -> [String: Any] {
+        let bytes = try FileStore.readFile(sandbox.output + "/index/overview.json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    /// A PNG's width and height.
+    private func size(_ bytes: [UInt8]) -> [Int] {
+        [bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }]
+    }
+
+    @Test func regionAndYearPagesFollowTheirTracks() throws {
+        let sandbox = try RunSandbox()
+        defer { try? FileManager.default.removeItem(atPath: sandbox.root) }
+        try write(sandbox, "zurich-old-a.gpx", latitude: 47.37, longitude: 8.53, start: "2023-04-02T08:00:00Z")
+        try write(sandbox, "zurich-old-b.gpx", latitude: 47.38, longitude: 8.54, start: "2023-09-10T08:00:00Z")
+        try write(sandbox, "zurich-new.gpx", latitude: 47.375, longitude: 8.535, start: "2024-06-01T08:00:00Z")
+        try write(sandbox, "vienna.gpx", latitude: 48.2, longitude: 16.37, start: "2024-03-01T08:00:00Z")
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let ids = Dictionary(
+            uniqueKeysWithValues: sandbox.listedTracks().compactMap { track in
+                (track["source"] as? String).flatMap { source in (track["id"] as? String).map { (source, $0) } }
+            })
+        #expect(ids.count == 4)
+
+        let first = try part(sandbox)
+        let regions = try #require(first["regions"] as? [[String: Any]])
+        #expect(regions.map { $0["tracks"] as? Int } == [3, 1])
+        let zurich = regions[0], zurichPage = try #require(zurich["page"] as? String)
+        let viennaPage = try #require(regions[1]["page"] as? String)
+        #expect(zurichPage == "region-\(zurich["id"] as? String ?? "").html")
+        // Thumbnails at the listing's size, @1x and @2x.
+        let thumbnails = try #require(zurich["thumbnails"] as? [[String: Any]])
+        let thumbnailSizes = try thumbnails.map { size(try FileStore.readFile(sandbox.output + "/" + (try #require($0["path"] as? String)))) }
+        #expect(Set(thumbnailSizes.map(Set.init)) == [Set([320, 240]), Set([640, 480])])
+        let overview = String(decoding: try FileStore.readFile(sandbox.output + "/overview.html"), as: UTF8.self)
+        #expect(overview.contains("href=\"\(zurichPage)\"") && overview.contains("srcset=\"overview/\(zurich["id"] as? String ?? "").thumb.png 1x"))
+        #expect(overview.contains("href=\"overview-2023.html\"") && overview.contains("href=\"overview-2024.html\""))
+
+        // The region's page: its tracks newest first, each linking its detail page, with the totals.
+        let page = String(decoding: try FileStore.readFile(sandbox.output + "/" + zurichPage), as: UTF8.self)
+        let order = try ["zurich-new.gpx", "zurich-old-b.gpx", "zurich-old-a.gpx"].map { source in
+            try #require(page.range(of: "href=\"tracks/\(ids[source] ?? "-").html\"")).lowerBound
+        }
+        #expect(order == order.sorted() && page.contains("3 tracks,") && !page.contains(ids["vienna.gpx"] ?? "-"))
+        #expect(page.contains("<h2 id=\"y-2024\">") && page.contains("<h2 id=\"y-2023\">"))
+
+        // The years: 2023 is Zürich's two tracks alone, 2024 a picture in each region.
+        let years = try #require(first["years"] as? [[String: Any]])
+        #expect(years.map { $0["year"] as? Int } == [2024, 2023])
+        #expect(years.map { $0["page"] as? String } == ["overview-2024.html", "overview-2023.html"])
+        #expect(years.map { ($0["regions"] as? [[String: Any]])?.count } == [2, 1] && years[1]["tracks"] as? Int == 2)
+        let year2023 = String(decoding: try FileStore.readFile(sandbox.output + "/overview-2023.html"), as: UTF8.self)
+        #expect(year2023.contains("alt=\"Heat map of 2 tracks,") && year2023.contains("href=\"\(zurichPage)#y-2023\""))
+        // The listing links each year's page from its index and numbered pages.
+        for name in ["index.html", "page-1.html"] {
+            let listing = String(decoding: try FileStore.readFile(sandbox.output + "/" + name), as: UTF8.self)
+            #expect(listing.contains("href=\"overview-2023.html\"") && listing.contains("href=\"overview-2024.html\""), "\(name)")
+        }
+        let before = try overviewFiles(sandbox)
+        let zurichStatus = try FileStore.status(sandbox.output + "/" + zurichPage)
+
+        // A new track in Vienna in 2024: Vienna's page and pictures change, Zürich's page and 2023
+        // stay as they were (not even written again).
+        try write(sandbox, "vienna-later.gpx", latitude: 48.21, longitude: 16.38, start: "2024-08-01T08:00:00Z")
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let after = try overviewFiles(sandbox)
+        #expect(after[viennaPage] != before[viennaPage])
+        #expect(try FileStore.status(sandbox.output + "/" + zurichPage) == zurichStatus)
+        let viennaStem = String(viennaPage.dropFirst(7).dropLast(5))
+        let changed = Set(after.keys.filter { after[$0] != before[$0] })
+        #expect(
+            changed == [
+                viennaPage, "overview/\(viennaStem).png", "overview/\(viennaStem)@2x.png", "overview/\(viennaStem).thumb.png",
+                "overview/\(viennaStem).thumb@2x.png", "overview/\(viennaStem).2024.png", "overview/\(viennaStem).2024@2x.png",
+                "overview.html", "overview-2024.html", "index/overview.json",
+            ], "\(changed.sorted())")
+
+        // The overview drawn cold from the records equals the one kept up to date.
+        try FileManager.default.removeItem(atPath: sandbox.output + "/.tracksnap/overview")
+        for name in after.keys { try FileStore.remove(sandbox.output + "/" + name) }
+        // The listing's stamp too, so the listing does not find its inputs unchanged and stop.
+        try FileStore.remove(sandbox.output + "/.tracksnap/listing")
+        #expect(try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output]).status == 0)
+        #expect(try overviewFiles(sandbox) == after)
+
+        // Forgotten, the new track leaves every overview file as it was before it came.
+        let forget = try sandbox.run(["forget", sandbox.archive + "/vienna-later.gpx", "--jobs", sandbox.jobs])
+        #expect(forget.status == 0, "\(forget.stderr)")
+        #expect(try sandbox.runQueue().status == 0)
+        #expect(try overviewFiles(sandbox) == before)
+        #expect(sandbox.visibleOutputProblems().isEmpty)
+    }
+}
