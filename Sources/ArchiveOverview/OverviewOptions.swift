@@ -35,6 +35,10 @@ package struct OverviewOptions: Sendable, Equatable {
     /// Default: 1.5.
     package var routeToleranceMeters = 1.5
 
+    /// Regions the user names by a box (the style file's `overview.regions`), first match wins;
+    /// the tracks in none of them are grouped by `regionGapMeters`. Default: none.
+    package var namedRegions: [NamedRegion] = []
+
     /// The defaults above.
     package init() {}
 

@@ -1,3 +1,4 @@
+import ArchiveOverview
 import ContentHash
 import FileStore
 import FoundationEssentials
@@ -77,6 +78,10 @@ package struct ListingBuilder: Sendable {
             + [store.stateDirectory + "/overview", store.stateDirectory + "/overview/regions"]
     }
 
+    /// The regions the style file names for the overview (`OverviewPublisher.namedRegions`); nil
+    /// keeps the ones the last refresh given some used. Default: nil.
+    package var overviewRegions: [NamedRegion]?
+
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
     /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
     /// a wish to empty the site, and a refresh would otherwise delete every image and page.
@@ -138,7 +143,9 @@ package struct ListingBuilder: Sendable {
         // After the detail pages its region pages link, before the index pages that link it.
         var overview = OverviewPublisher.Report()
         func refreshOverview() throws(FileError) {
-            overview = try OverviewPublisher(store: store).refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex) { id in
+            var publisher = OverviewPublisher(store: store)
+            publisher.namedRegions = overviewRegions
+            overview = try publisher.refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex) { id in
                 listing().cache.entries[id].map(Self.overviewTrack)
             }
         }
@@ -266,6 +273,10 @@ package struct ListingBuilder: Sendable {
         stamp.update(fingerprint.bytes)
         // "pages 2": the index pages link the year overviews (the cards are as they were).
         stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\npages 2\n")
+        // Named regions are not in the fingerprint (they change no track's images), but a change
+        // of them must reach the overview.
+        let named = overviewRegions ?? OverviewPublisher(store: store).keptNamedRegions()
+        if !named.isEmpty { stamp.update("overview regions \(named)\n") }
         return stamp.finalize().hex
     }
 

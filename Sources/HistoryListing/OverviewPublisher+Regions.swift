@@ -17,12 +17,14 @@ extension OverviewPublisher {
 
     /// Brings one planned region's pictures and page up to date and returns what the pages show
     /// of it.
-    func publishRegion(_ plan: RegionPlan, listing: (String) -> ListedTrack?, work: inout Work) throws(FileError) -> OverviewPage.Region {
-        let stem = Self.fileStem(plan.id)
+    func publishRegion(
+        _ plan: RegionPlan, options: OverviewOptions, listing: (String) -> ListedTrack?, work: inout Work
+    ) throws(FileError) -> OverviewPage.Region {
+        let stem = plan.named?.slug ?? Self.fileStem(plan.id)
         let shape = OverviewPage.Picture(
             stem: stem, trackCount: 0, distanceMeters: 0, widthPoints: plan.frame.widthPoints, heightPoints: plan.frame.heightPoints,
             mapRect: plan.frame.mapRect, scales: options.scales, thumbnailScales: options.thumbnailScales(for: plan.frame))
-        var region = OverviewPage.Region(picture: try publishPicture(plan, shape: shape, work: &work))
+        var region = OverviewPage.Region(picture: try publishPicture(plan, shape: shape, work: &work), name: plan.named?.name)
         var membersByYear: [Int: [String]] = [:]
         var cards: [(id: String, track: ListedTrack)] = []
         for id in plan.members {
@@ -85,7 +87,7 @@ extension OverviewPublisher {
         case .incremental: work.report.regionsUpdated += 1
         case .rebuilt: work.report.regionsRebuilt += 1
         }
-        if update != .unchanged { work.report.newest = plan.id }
+        if update != .unchanged { work.report.newest = String(shape.stem.prefix { $0 != "." }) }
         var picture = shape
         picture.trackCount = region.trackCount
         picture.distanceMeters = region.distanceMeters
@@ -114,7 +116,7 @@ extension OverviewPublisher {
     /// Removes the pictures, kept counts and pages of regions and years no longer shown: pictures
     /// whose counts are kept and not in `livePictures` (regions merged or emptied, a year a region
     /// no longer has), region pages not of `liveRegions`, year pages not of `years`.
-    func removeStale(livePictures: Set<String>, liveRegions: Set<String>, years: Set<Int>) throws(FileError) {
+    func removeStale(livePictures: Set<String>, liveRegions: Set<String>, years: Set<Int>, options: OverviewOptions) throws(FileError) {
         let root = store.root + "/"
         for name in try FileStore.listDirectory(regionsDirectory) where !name.hasPrefix(".") && !livePictures.contains(name) {
             for scale in options.scales {

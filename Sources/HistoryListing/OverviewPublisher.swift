@@ -30,6 +30,10 @@ package struct OverviewPublisher {
     package let store: ThumbnailStore
     /// How regions are made and drawn. Default: `OverviewOptions()`.
     package var options = OverviewOptions()
+    /// The regions the style names (`ThumbnailSettings.overviewRegions`), which replace
+    /// `options.namedRegions` and are kept for later refreshes; nil: the ones kept (a `listing`
+    /// given no style lists as the runs did). Default: nil.
+    package var namedRegions: [NamedRegion]?
 
     /// A publisher for `store`'s site.
     package init(store: ThumbnailStore) { self.store = store }
@@ -40,8 +44,10 @@ package struct OverviewPublisher {
     private var stampPath: String { stateDirectory + "/stamp" }
     private var catalogPath: String { stateDirectory + "/tracks" }
     private var regionIndexPath: String { stateDirectory + "/regions.index" }
+    private var namedRegionsPath: String { stateDirectory + "/named-regions" }
 
-    /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key).
+    /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key);
+    /// a named region's is its slug (`NamedRegion.slug`).
     package static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
 
     /// What a refresh did.
@@ -55,7 +61,7 @@ package struct OverviewPublisher {
         package var regionsRebuilt = 0
         /// Listed tracks whose record keeps no route (rendered by an earlier version).
         package var tracksWithoutRoute = 0
-        /// The id of the last region drawn (updated or rebuilt); empty when none was.
+        /// The file stem of the last region drawn (updated or rebuilt); empty when none was.
         package var newest = ""
     }
 
@@ -96,7 +102,10 @@ package struct OverviewPublisher {
     /// pages link before, and the index pages that link the overview after.
     package func refresh(listed: Set<String>, inputStamp: String? = nil, listing: (String) -> ListedTrack?) throws(FileError) -> Report {
         try FileStore.createDirectories([store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory])
-        let stamp = stampText(listed, inputStamp: inputStamp)
+        let keptNamed = keptNamedRegions()
+        var options = self.options
+        options.namedRegions = namedRegions ?? keptNamed
+        let stamp = Self.stampText(listed, inputStamp: inputStamp, options: options)
         let kept = (try? FileStore.readFile(stampPath, maximumBytes: 1 << 16)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let keptLines = kept.split(separator: "\n", omittingEmptySubsequences: false)
         if keptLines.first.map(String.init) == stamp, let states = try? FileStore.listDirectory(regionsDirectory),
@@ -127,7 +136,7 @@ package struct OverviewPublisher {
         var shown: [OverviewPage.Region] = []
         for id in listed { if let year = listing(id)?.year { years.insert(year) } }
         for plan in OverviewAtlas.plan(extents, options: options) {
-            shown.append(try publishRegion(plan, listing: listing, work: &work))
+            shown.append(try publishRegion(plan, options: options, listing: listing, work: &work))
         }
         shown.sort { ($0.picture.trackCount, $1.picture.stem) > ($1.picture.trackCount, $0.picture.stem) }
         var report = work.report
@@ -146,9 +155,10 @@ package struct OverviewPublisher {
         var regionIndex = work.regionIndex
         for stem in regionIndex.entries.keys where !live.contains(stem) { regionIndex.entries[stem] = nil }
         for stem in regionIndex.pages.keys where !live.contains(stem) { regionIndex.pages[stem] = nil }
-        try removeStale(livePictures: live, liveRegions: Set(shown.map(\.picture.stem)), years: years)
+        try removeStale(livePictures: live, liveRegions: Set(shown.map(\.picture.stem)), years: years, options: options)
         // One batch, the stamp last: a refresh killed before it does the work again.
         var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]
+        if let namedRegions, namedRegions != keptNamed { state.append((Self.bytes(of: namedRegions), namedRegionsPath)) }
         if catalogChanged { state.insert((catalog.bytes(), catalogPath), at: 0) }
         // The stamp names the years, so an unchanged refresh can check their pages are there.
         let stampFile = ([stamp] + sortedYears.map(String.init)).joined(separator: "\n")
@@ -159,7 +169,7 @@ package struct OverviewPublisher {
 
     /// The stamp of a refresh's inputs: the options and every listed key (or `inputStamp`, which
     /// stands for them).
-    private func stampText(_ listed: Set<String>, inputStamp: String?) -> String {
+    private static func stampText(_ listed: Set<String>, inputStamp: String?, options: OverviewOptions) -> String {
         var hash = SHA256()
         hash.update("overview 2 \(options)\n")
         if let inputStamp {
@@ -168,6 +178,26 @@ package struct OverviewPublisher {
             for id in listed.sorted() { hash.update(id + "\n") }
         }
         return hash.finalize().hex
+    }
+
+    /// The named regions the last refresh given some kept (`namedRegions`).
+    func keptNamedRegions() -> [NamedRegion] {
+        Self.namedRegions(from: (try? FileStore.readFile(namedRegionsPath, maximumBytes: 1 << 20)) ?? [])
+    }
+
+    /// Named regions as kept: one line each, `name \t west \t south \t east \t north` (the
+    /// numbers as Swift writes a double, which reads back exactly).
+    static func bytes(of regions: [NamedRegion]) -> [UInt8] {
+        Array(regions.map { TabSeparated.line([$0.name] + $0.boundsDegrees.map { "\($0)" }) }.joined().utf8)
+    }
+
+    /// The named regions kept in `bytes` (lines that do not read are left out).
+    static func namedRegions(from bytes: [UInt8]) -> [NamedRegion] {
+        TabSeparated.records(bytes).compactMap { fields in
+            let numbers = fields.dropFirst().compactMap(Double.init)
+            guard fields.count == 5, numbers.count == 4, numbers.allSatisfy(\.isFinite) else { return nil }
+            return NamedRegion(name: fields[0], boundsDegrees: numbers)
+        }
     }
 }
 

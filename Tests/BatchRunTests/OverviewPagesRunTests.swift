@@ -142,4 +142,57 @@ import Testing
         #expect(try overviewFiles(sandbox) == before)
         #expect(sandbox.visibleOutputProblems().isEmpty)
     }
+
+    /// Regions named in the style file: their tracks are grouped under the name, the name shows on
+    /// the pages and its slug in the file names; a `listing` given no style keeps them, a renamed
+    /// or removed one redraws the overview and leaves no file of the old name.
+    @Test func regionsNamedInTheStyleFileAreShownByNameAndFollowTheStyle() throws {
+        // Every run and listing below names its style (or, on purpose, none).
+        let sandbox = try RunSandbox(detailImages: true)
+        defer { try? FileManager.default.removeItem(atPath: sandbox.root) }
+        try write(sandbox, "zurich-a.gpx", latitude: 47.37, longitude: 8.53, start: "2023-04-02T08:00:00Z")
+        try write(sandbox, "zurich-b.gpx", latitude: 47.38, longitude: 8.54, start: "2024-09-10T08:00:00Z")
+        try write(sandbox, "vienna.gpx", latitude: 48.2, longitude: 16.37, start: "2024-03-01T08:00:00Z")
+        try sandbox.enqueueArchive()
+        let style = sandbox.root + "/named.json"
+        func name(_ region: String?) throws {
+            let overview = region.map { #", "overview": {"regions": [{"name": "\#($0)", "bounds": [8.4, 47.3, 8.7, 47.5]}]}"# } ?? ""
+            try FileStore.writeAtomically(Array(#"{"version": 1, "detail": false\#(overview)}"#.utf8), to: style)
+        }
+        func regions() throws -> [[String: Any]] { try #require(try part(sandbox)["regions"] as? [[String: Any]]) }
+
+        try name("Zürich")
+        #expect(try sandbox.runQueue(["--style", style]).status == 0)
+        let named = try regions()
+        #expect(named.map { $0["name"] as? String } == ["Zürich", nil])
+        #expect(named[0]["id"] as? String == "z-rich" && named[0]["page"] as? String == "region-z-rich.html" && named[0]["tracks"] as? Int == 2)
+        let files = try overviewFiles(sandbox)
+        let namedFiles = ["overview/z-rich.png", "overview/z-rich.thumb@2x.png", "overview/z-rich.2023.png", "region-z-rich.html"]
+        #expect(namedFiles.allSatisfy { files[$0] != nil })
+        let overview = String(decoding: files["overview.html"] ?? [], as: UTF8.self)
+        #expect(overview.contains(">Zürich</a></h3>") && overview.contains("alt=\"Heat map of 2 tracks,"))
+        #expect(String(decoding: files["region-z-rich.html"] ?? [], as: UTF8.self).contains("<title>Zürich · Overview · TrackSnap</title>"))
+
+        // A listing given no style lists as the runs did: the region keeps its name.
+        // (The stamp removed, so that it does not find its inputs unchanged and stop.)
+        try FileStore.remove(sandbox.output + "/.tracksnap/listing")
+        let plain = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try overviewFiles(sandbox) == files)
+
+        // Renamed: the new name's files, none of the old.
+        try name("Zürich city")
+        #expect(try sandbox.runQueue(["--style", style]).status == 0)
+        #expect(try regions().map { $0["id"] as? String }.first == "z-rich-city")
+        let renamed = try overviewFiles(sandbox)
+        #expect(renamed["region-z-rich-city.html"] != nil)
+        #expect(!renamed.keys.contains { $0.contains("z-rich.") || $0.contains("z-rich@") || $0 == "region-z-rich.html" })
+
+        // No names: grouped by distance again, with no named file left.
+        try name(nil)
+        #expect(try sandbox.runQueue(["--style", style]).status == 0)
+        #expect(try regions().allSatisfy { $0["name"] == nil && ($0["id"] as? String)?.utf8.count == 16 })
+        #expect(!(try overviewFiles(sandbox)).keys.contains { $0.contains("z-rich") })
+        #expect(sandbox.visibleOutputProblems().isEmpty)
+    }
 }
