@@ -16,7 +16,7 @@ import MapGeometry
 ///                           ]}
 enum OverviewPage {
     /// One heat map as the pages show it: a region's (all years) or a region's in one year.
-    struct Picture: Equatable {
+    struct Picture: Equatable, Sendable {
         /// The picture's file stem: the region's (`OverviewPublisher.fileStem`), or
         /// `<region>.<year>` for one year's.
         var stem: String
@@ -33,6 +33,9 @@ enum OverviewPage {
         /// The scales of the thumbnail's counts, one for each of `scales` (whose suffix its file
         /// takes: `overview/<stem>.thumb@2x.png`); empty for a year's picture, which has none.
         var thumbnailScales: [Double] = []
+
+        /// Every scale counted, in the images' order: the detail scales, then the thumbnail's.
+        var allScales: [Double] { scales + thumbnailScales }
 
         /// The detail images: path, nominal scale, size in device pixels.
         var images: [Image] { scales.map { Image(path: imagePath(stem: stem, scale: $0), scale: $0, points: size(1), pixels: size($0)) } }

@@ -1,18 +1,29 @@
 import ArchiveOverview
 import ContentHash
+import Dispatch
 import FileStore
+import Synchronization
 
 /// One region of a refresh: its pictures (every year's with its thumbnail, then each year's),
 /// its page, and what is removed when regions and years go.
 extension OverviewPublisher {
     /// What a refresh carries from region to region.
     struct Work {
-        /// The records read so far.
-        var records: RecordReader
+        /// The records read so far, shared by the pictures drawn at once.
+        let records = SharedRecords()
         /// The pictures and pages as kept, updated as they are written.
         var regionIndex: OverviewRegionIndex
         /// What was done.
         var report = Report()
+    }
+
+    /// One picture of a region to bring up to date: its plan (members and frame) and what the
+    /// pages will show of it (its stem and scales; the counts are filled in when drawn).
+    struct PictureJob: Sendable {
+        var plan: RegionPlan
+        var shape: OverviewPage.Picture
+        /// The digest of `plan` at the shape's scales (`OverviewRegionIndex.digest`).
+        var digest: String
     }
 
     /// Brings one planned region's pictures and page up to date and returns what the pages show
@@ -24,7 +35,6 @@ extension OverviewPublisher {
         let shape = OverviewPage.Picture(
             stem: stem, trackCount: 0, distanceMeters: 0, widthPoints: plan.frame.widthPoints, heightPoints: plan.frame.heightPoints,
             mapRect: plan.frame.mapRect, scales: options.scales, thumbnailScales: options.thumbnailScales(for: plan.frame))
-        var region = OverviewPage.Region(picture: try publishPicture(plan, shape: shape, work: &work), name: plan.named?.name)
         var membersByYear: [Int: [String]] = [:]
         var cards: [(id: String, track: ListedTrack)] = []
         for id in plan.members {
@@ -33,17 +43,22 @@ extension OverviewPublisher {
             cards.append((id, track))
         }
         // Each year's picture has the region's frame: the same streets in the same place, year after year.
-        for (year, members) in membersByYear.sorted(by: { $0.key < $1.key }) {
+        var jobs = [PictureJob(plan: plan, shape: shape, digest: OverviewRegionIndex.digest(plan, scales: shape.allScales))]
+        let years = membersByYear.keys.sorted()
+        for year in years {
             var yearShape = shape
             yearShape.stem = stem + ".\(year)"
             yearShape.thumbnailScales = []
-            let yearPlan = RegionPlan(id: plan.id, members: members, frame: plan.frame)
-            region.years.append((year, try publishPicture(yearPlan, shape: yearShape, work: &work)))
+            let yearPlan = RegionPlan(id: plan.id, members: membersByYear[year]!, frame: plan.frame, named: plan.named)
+            jobs.append(PictureJob(plan: yearPlan, shape: yearShape, digest: OverviewRegionIndex.digest(yearPlan, scales: yearShape.allScales)))
         }
+        let pictures = try publishPictures(jobs, work: &work)
+        var region = OverviewPage.Region(picture: pictures[0], name: plan.named?.name)
+        region.years = Array(zip(years, pictures.dropFirst()))
         cards.sort { ($0.track.sortTime, $0.id) > ($1.track.sortTime, $1.id) }
         var hash = SHA256()
         hash.update("region page 1\n\(region.name ?? "")\n")
-        for picture in [region.picture] + region.years.map(\.picture) { hash.update("\(picture)\n") }
+        for picture in pictures { hash.update("\(picture)\n") }
         for card in cards { hash.update("\(card.id) \(card.track.year) \(card.track.digest)\n") }
         let digest = hash.finalize().hex
         let path = store.root + "/" + region.page
@@ -55,21 +70,52 @@ extension OverviewPublisher {
         return region
     }
 
-    /// Brings one picture (its images at every scale of `shape`, detail then thumbnail, and its
-    /// kept counts) to `plan`: as kept when the plan's digest is the one kept and every file is
-    /// there, else updated on the kept counts or drawn again (`OverviewAtlas.update`).
-    func publishPicture(_ plan: RegionPlan, shape: OverviewPage.Picture, work: inout Work) throws(FileError) -> OverviewPage.Picture {
-        let scales = shape.scales + shape.thumbnailScales
-        let statePath = regionsDirectory + "/" + shape.stem
-        let digest = OverviewRegionIndex.digest(plan, scales: scales)
-        let imagePaths = (shape.images + shape.thumbnails).map { store.root + "/" + $0.path }
-        if let kept = work.regionIndex.entries[shape.stem], kept.digest == digest, FileStore.exists(statePath),
-            imagePaths.allSatisfy(FileStore.exists)
-        {
+    /// Brings `jobs` up to date and returns their pictures in order: a picture whose digest is
+    /// the one kept and whose files are all there is shown as kept; the others are drawn at once,
+    /// as many at a time as there are cores (one new track changes two pictures of its region:
+    /// every year's and its year's, each some 100 ms of decoding, drawing and encoding).
+    func publishPictures(_ jobs: [PictureJob], work: inout Work) throws(FileError) -> [OverviewPage.Picture] {
+        var pictures: [OverviewPage.Picture?] = jobs.map { job in
+            guard let kept = work.regionIndex.entries[job.shape.stem], kept.digest == job.digest,
+                FileStore.exists(regionsDirectory + "/" + job.shape.stem), imagePaths(job.shape).allSatisfy(FileStore.exists)
+            else { return nil }
             return kept.picture
         }
+        let pending = jobs.indices.filter { pictures[$0] == nil }
+        let results = Mutex<[Int: Result<(OverviewPage.Picture, RegionUpdate), FileError>]>([:])
+        let records = work.records
+        DispatchQueue.concurrentPerform(iterations: pending.count) { position in
+            let index = pending[position]
+            let result = Result { () throws(FileError) in try drawPicture(jobs[index], records: records) }
+            results.withLock { $0[index] = result }
+        }
+        let drawn = results.withLock { $0 }
+        for index in pending {
+            let (picture, update) = try drawn[index]!.get()
+            switch update {
+            case .unchanged: break
+            case .incremental: work.report.regionsUpdated += 1
+            case .rebuilt: work.report.regionsRebuilt += 1
+            }
+            if update != .unchanged { work.report.newest = String(picture.stem.prefix { $0 != "." }) }
+            work.regionIndex.entries[picture.stem] = OverviewRegionIndex.Entry(digest: jobs[index].digest, picture: picture)
+            pictures[index] = picture
+        }
+        return pictures.map { $0! }
+    }
+
+    /// The absolute paths of a picture's images, detail then thumbnail (its counts' order).
+    func imagePaths(_ shape: OverviewPage.Picture) -> [String] {
+        (shape.images + shape.thumbnails).map { store.root + "/" + $0.path }
+    }
+
+    /// One picture brought to its plan from its kept counts (`OverviewAtlas.update`), its images
+    /// drawn and written, then its counts.
+    func drawPicture(_ job: PictureJob, records: SharedRecords) throws(FileError) -> (OverviewPage.Picture, RegionUpdate) {
+        let statePath = regionsDirectory + "/" + job.shape.stem
+        let imagePaths = imagePaths(job.shape)
         let previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
-        let (region, update) = OverviewAtlas.update(previous, to: plan, scales: scales) { work.records.route($0) }
+        let (region, update) = OverviewAtlas.update(previous, to: job.plan, scales: job.shape.allScales) { records.route($0) }
         if update != .unchanged || !imagePaths.allSatisfy(FileStore.exists) {
             var files: [(bytes: [UInt8], path: String)] = []
             for (index, path) in imagePaths.enumerated() {
@@ -82,17 +128,10 @@ extension OverviewPublisher {
             try FileStore.writeAtomically(files)
             try FileStore.writeAtomically(region.stateBytes(), to: statePath, permissions: 0o600)
         }
-        switch update {
-        case .unchanged: break
-        case .incremental: work.report.regionsUpdated += 1
-        case .rebuilt: work.report.regionsRebuilt += 1
-        }
-        if update != .unchanged { work.report.newest = String(shape.stem.prefix { $0 != "." }) }
-        var picture = shape
+        var picture = job.shape
         picture.trackCount = region.trackCount
         picture.distanceMeters = region.distanceMeters
-        work.regionIndex.entries[shape.stem] = OverviewRegionIndex.Entry(digest: digest, picture: picture)
-        return picture
+        return (picture, update)
     }
 
     /// Whether the page, the part, the pages of `years` and every kept picture's images (and each

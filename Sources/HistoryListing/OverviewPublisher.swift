@@ -1,6 +1,7 @@
 import ArchiveOverview
 import ContentHash
 import FileStore
+import Synchronization
 import ThumbnailCache
 
 /// Keeps the archive overview (`overview.html`, `index/overview.json`, `overview/*.png`, a page
@@ -113,7 +114,8 @@ package struct OverviewPublisher {
         {
             return Report(regions: states.filter { !$0.contains(".") }.count)
         }
-        var work = Work(records: RecordReader(store: store), regionIndex: OverviewRegionIndex.load(regionIndexPath))
+        var work = Work(regionIndex: OverviewRegionIndex.load(regionIndexPath))
+        work.records.use(store)
         var catalog = OverviewCatalog.load(catalogPath)
         var complete = true, catalogChanged = false
         for id in listed where catalog.entries[id] == nil {
@@ -199,6 +201,21 @@ package struct OverviewPublisher {
             return NamedRegion(name: fields[0], boundsDegrees: numbers)
         }
     }
+}
+
+/// A `RecordReader` the pictures drawn at once share (one reads at a time: a refresh reads few
+/// records, and reading one is far shorter than drawing a picture).
+final class SharedRecords: Sendable {
+    private let reader: Mutex<RecordReader?> = Mutex(nil)
+
+    /// Sets the store the records are read from (before the first read).
+    func use(_ store: ThumbnailStore) { reader.withLock { $0 = RecordReader(store: store) } }
+
+    /// The record of track `id` (read once).
+    func record(_ id: String) -> TrackRecord? { reader.withLock { $0?.record(id) } }
+
+    /// The route kept in track `id`'s record.
+    func route(_ id: String) -> OverviewRoute? { reader.withLock { $0?.route(id) } }
 }
 
 /// Records read once per refresh (or per poster), and the routes in them.

@@ -87,6 +87,9 @@ enum OverviewBenchmark {
             "  one new track: \(format(added, 3)) s (\(report.regionsUpdated) pictures updated on their counts (its region's, its year's), "
                 + "\(report.regionsRebuilt) redrawn, its region's page written; target ≤ 0.3 s)"
         )
+        if !report.newest.isEmpty, let page = try? FileStore.readFile(store.root + "/region-" + report.newest + ".html") {
+            print("  its region's page (every track's card): \(page.count / 1024) KB")
+        }
         try phases(of: newFile.contents, store: store, statePath: publisher.stateDirectory + "/regions/" + OverviewPublisher.fileStem(report.newest))
         try comparePeer(store: store, statePath: publisher.stateDirectory + "/regions/" + OverviewPublisher.fileStem(report.newest), work: root)
         var yearPictures = 0, yearBytes = 0
