@@ -35,8 +35,13 @@ struct OverviewRegionIndex {
 
     /// The index at `path`; empty when missing or unreadable (every region's counts are then read).
     static func load(_ path: String) -> OverviewRegionIndex {
+        guard let bytes = try? FileStore.readFile(path) else { return OverviewRegionIndex() }
+        return load(bytes: bytes)
+    }
+
+    /// The index in `bytes` (lines that do not read are left out).
+    static func load(bytes: [UInt8]) -> OverviewRegionIndex {
         var index = OverviewRegionIndex()
-        guard let bytes = try? FileStore.readFile(path) else { return index }
         func doubles(_ field: String) -> [Double] { field.split(separator: ",").compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:)) }
         for fields in TabSeparated.records(bytes) {
             if fields.count == 3 && fields[0] == "page" {
