@@ -24,7 +24,8 @@ extension OverviewPage {
         if !region.years.isEmpty {
             head += "<nav class=\"months\" aria-label=\"This region by year\"><ul><li><b>Years</b> "
             for (year, shown) in region.years.reversed() {
-                head += "<a href=\"#y-\(year)\">\(year)</a> <span class=\"muted\">(\(shown.trackCount))</span> "
+                // The page's own name before the fragment: every link of the site names a file.
+                head += "<a href=\"\(region.page)#y-\(year)\">\(year)</a> <span class=\"muted\">(\(shown.trackCount))</span> "
             }
             head += "</li></ul></nav>\n"
         }

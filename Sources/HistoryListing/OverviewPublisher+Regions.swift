@@ -42,10 +42,12 @@ extension OverviewPublisher {
             membersByYear[track.year, default: []].append(id)
             cards.append((id, track))
         }
-        // Each year's picture has the region's frame: the same streets in the same place, year after year.
+        // Each year's picture has the region's frame: the same streets in the same place, year after
+        // year. A region of one year shows its own picture for that year: it would be the same.
         var jobs = [PictureJob(plan: plan, shape: shape, digest: OverviewRegionIndex.digest(plan, scales: shape.allScales))]
         let years = membersByYear.keys.sorted()
-        for year in years {
+        let oneYear = years.count == 1 && cards.count == plan.members.count
+        for year in years where !oneYear {
             var yearShape = shape
             yearShape.stem = stem + ".\(year)"
             yearShape.thumbnailScales = []
@@ -54,7 +56,13 @@ extension OverviewPublisher {
         }
         let pictures = try publishPictures(jobs, work: &work)
         var region = OverviewPage.Region(picture: pictures[0], name: plan.named?.name)
-        region.years = Array(zip(years, pictures.dropFirst()))
+        if oneYear {
+            var same = pictures[0]
+            same.thumbnailScales = []
+            region.years = [(years[0], same)]
+        } else {
+            region.years = Array(zip(years, pictures.dropFirst()))
+        }
         cards.sort { ($0.track.sortTime, $0.id) > ($1.track.sortTime, $1.id) }
         var hash = SHA256()
         hash.update("region page 1\n\(region.name ?? "")\n")

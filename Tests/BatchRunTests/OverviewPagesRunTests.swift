@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// The overview's region and year pages through real runs: each region's page lists its tracks
-/// newest first, each year has its pictures and page, a new track rewrites only its region's page
-/// and its year's pictures, a forgotten one leaves every overview file as before, and a cold
+/// newest first, each year has its pictures and page (a region of one year shows its own), a new
+/// track rewrites only its region's page and pictures and its year's, a forgotten one leaves every overview file as before, and a cold
 /// overview equals the incremental one.
 @Suite struct OverviewPagesRunTests {
     /// A straight walk of 40 fixes eastwards from (`latitude`, `longitude`), starting at `start`
@@ -108,22 +108,24 @@ import Testing
             #expect(listing.contains("href=\"overview-2023.html\"") && listing.contains("href=\"overview-2024.html\""), "\(name)")
         }
         let before = try overviewFiles(sandbox)
-        let zurichStatus = try FileStore.status(sandbox.output + "/" + zurichPage)
+        let viennaStatus = try FileStore.status(sandbox.output + "/" + viennaPage)
+        let zurichStem = zurich["id"] as? String ?? "-", viennaStem = String(viennaPage.dropFirst(7).dropLast(5))
 
-        // A new track in Vienna in 2024: Vienna's page and pictures change, Zürich's page and 2023
-        // stay as they were (not even written again).
-        try write(sandbox, "vienna-later.gpx", latitude: 48.21, longitude: 16.38, start: "2024-08-01T08:00:00Z")
+        // Vienna, all of 2024, shows its own picture for 2024; Zürich, of two years, one per year.
+        #expect(before["overview/\(viennaStem).2024.png"] == nil && before["overview/\(zurichStem).2023@2x.png"] != nil)
+
+        // A new track in Zürich in 2024: Zürich's page, its picture and its 2024 picture change; its
+        // 2023 picture and Vienna's page stay as they were (Vienna's page not even written again).
+        try write(sandbox, "zurich-later.gpx", latitude: 47.371, longitude: 8.531, start: "2024-08-01T08:00:00Z")
         try sandbox.enqueueArchive()
         #expect(try sandbox.runQueue().status == 0)
         let after = try overviewFiles(sandbox)
-        #expect(after[viennaPage] != before[viennaPage])
-        #expect(try FileStore.status(sandbox.output + "/" + zurichPage) == zurichStatus)
-        let viennaStem = String(viennaPage.dropFirst(7).dropLast(5))
+        #expect(try FileStore.status(sandbox.output + "/" + viennaPage) == viennaStatus)
         let changed = Set(after.keys.filter { after[$0] != before[$0] })
         #expect(
             changed == [
-                viennaPage, "overview/\(viennaStem).png", "overview/\(viennaStem)@2x.png", "overview/\(viennaStem).thumb.png",
-                "overview/\(viennaStem).thumb@2x.png", "overview/\(viennaStem).2024.png", "overview/\(viennaStem).2024@2x.png",
+                zurichPage, "overview/\(zurichStem).png", "overview/\(zurichStem)@2x.png", "overview/\(zurichStem).thumb.png",
+                "overview/\(zurichStem).thumb@2x.png", "overview/\(zurichStem).2024.png", "overview/\(zurichStem).2024@2x.png",
                 "overview.html", "overview-2024.html", "index/overview.json",
             ], "\(changed.sorted())")
 
@@ -136,7 +138,7 @@ import Testing
         #expect(try overviewFiles(sandbox) == after)
 
         // Forgotten, the new track leaves every overview file as it was before it came.
-        let forget = try sandbox.run(["forget", sandbox.archive + "/vienna-later.gpx", "--jobs", sandbox.jobs])
+        let forget = try sandbox.run(["forget", sandbox.archive + "/zurich-later.gpx", "--jobs", sandbox.jobs])
         #expect(forget.status == 0, "\(forget.stderr)")
         #expect(try sandbox.runQueue().status == 0)
         #expect(try overviewFiles(sandbox) == before)
