@@ -80,7 +80,9 @@ let package = Package(
         // The style file: what a run draws (`ThumbnailSettings`, its fingerprint) read from JSON.
         .target(
             name: "StyleFile",
-            dependencies: ["JSONDocument", "ThumbnailCache", "SnapshotRendering", "TrackFormats", "Raster", "MapTiles", "ContentHash"]),
+            dependencies: [
+                "JSONDocument", "ThumbnailCache", "SnapshotRendering", "TrackFormats", "Raster", "MapTiles", "ContentHash", "ArchiveOverview",
+            ]),
         .target(
             name: "HistoryListing",
             dependencies: ["ThumbnailCache", "JobQueue", "FileStore", "ContentHash", "TimeZones", "JSONDocument", "ArchiveOverview", "MapGeometry"]),

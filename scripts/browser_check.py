@@ -6,7 +6,8 @@ Usage: browser_check.py SITE_DIR SCREENSHOT_DIR
 Serves SITE_DIR with Python's static file server on 127.0.0.1 (a free port), then drives
 Debian's `chromium` through the DevTools protocol on a pipe (--remote-debugging-pipe; no
 websocket library needed). For index.html, the second index page when there is one, and the
-detail pages of the first 200 tracks (and overview.html when the site has one) it checks that:
+detail pages of the first 200 tracks (and overview.html, the busiest region's page and the newest
+year's overview page when the site has them) it checks that:
   - every <img> loads (lazy ones are switched to eager first) and has a natural size and an alt text,
   - nothing is logged as an error (console, uncaught exception, failed request),
   - no JavaScript dialog opens (a hostile track name that escaped would alert),
@@ -210,9 +211,16 @@ def main():
         pages = [("index.html", "index.png")]
         if os.path.isfile(os.path.join(site, "page-1.html")):
             pages.append(("page-1.html", "page-1.png"))
-        # The archive overview (issue 25): its region pictures load and say their numbers.
+        # The archive overview (issue 25): its region pictures load and say their numbers; so do
+        # the page of the busiest region (its tracks' cards) and of the newest year.
         if os.path.isfile(os.path.join(site, "overview.html")):
             pages.append(("overview.html", "overview.png"))
+            with open(os.path.join(site, "index", "overview.json"), encoding="utf-8") as handle:
+                overview = json.load(handle)
+            if overview.get("regions"):
+                pages.append((overview["regions"][0]["page"], "overview-region.png"))
+            if overview.get("years"):
+                pages.append((overview["years"][0]["page"], "overview-year.png"))
         # index.json (schema 3) lists its parts, newest first; each holds one page's tracks.
         with open(os.path.join(site, "index.json"), encoding="utf-8") as handle:
             parts = json.load(handle)["parts"]

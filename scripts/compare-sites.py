@@ -5,7 +5,8 @@ built by a single `tracksnap run` over the same archive.
 Must be equal: the set of track ids; every image under thumbs/, byte for byte; every detail page;
 index.json and its parts (index/part-N.json) track by track, field by field, in the same order;
 the index pages (index.html, page-N.html), site.css and the parts, byte for byte; the archive
-overview (overview.html, index/overview.json and every region picture under overview/), byte for byte.
+overview (overview.html, the region pages region-*.html, the year pages overview-YYYY.html,
+index/overview.json and every picture under overview/: regions, their thumbnails and years), byte for byte.
 
 Nothing is left out: a track with no recorded time is placed by its archive file's modification
 time, which enqueue keeps on its copy, so both sites order and date it alike.
@@ -27,7 +28,8 @@ import tempfile
 
 KEY = re.compile(r"[0-9a-f]{64}")
 # An overview region's name: the first 16 hex digits of its oldest track's key.
-STEM = re.compile(r"(overview/|\"id\":\"|^)([0-9a-f]{16})(?![0-9a-f])")
+# It names the region's pictures (overview/<stem>.png, .thumb.png, .<year>.png) and page (region-<stem>.html).
+STEM = re.compile(r"(overview/|region-|\"id\":\"|^)([0-9a-f]{16})(?![0-9a-f])")
 
 
 def files(root, sub):
@@ -146,7 +148,7 @@ def main(sharded, single):
     if cards(sharded) != cards(single):
         problems.append("the index pages link different tracks")
     pages = lambda root: {name: digest for name, digest in files(root, ".").items()
-                          if re.fullmatch(r"index\.html|page-\d+\.html|site\.css|index\.json|overview\.html", name)}
+                          if re.fullmatch(r"index\.html|page-\d+\.html|site\.css|index\.json|overview(-\d+)?\.html|region-[0-9a-z-]+\.html", name)}
     for sub, a, b in ((".", pages(sharded), pages(single)), ("index", files(sharded, "index"), files(single, "index"))):
         differing = sorted(name for name in set(a) | set(b) if a.get(name) != b.get(name))
         if differing:
@@ -157,7 +159,7 @@ def main(sharded, single):
         images = len(files(sharded, "thumbs"))
         print(f"compare-sites: equal: {len(ids_a)} tracks, {images} byte-identical images, "
               f"{len(files(sharded, 'tracks'))} identical detail pages, {len(files(sharded, 'overview'))} identical overview pictures, "
-              "identical index pages, overview page and index.json", file=sys.stderr)
+              "identical index pages, overview, region and year pages and index.json", file=sys.stderr)
     return 1 if problems else 0
 
 

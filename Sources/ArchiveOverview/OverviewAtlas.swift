@@ -38,6 +38,16 @@ package struct RegionPlan: Sendable, Equatable {
     package var members: [String]
     /// The picture's frame, fitted around the members' extents.
     package var frame: RegionFrame
+    /// The region the user named, when it is one (`OverviewOptions.namedRegions`).
+    package var named: NamedRegion?
+
+    /// A plan from its parts (e.g. one year's tracks of a region, in the region's frame).
+    package init(id: String, members: [String], frame: RegionFrame, named: NamedRegion? = nil) {
+        self.id = id
+        self.members = members
+        self.frame = frame
+        self.named = named
+    }
 }
 
 /// How a region's picture was brought up to date.
@@ -55,16 +65,32 @@ package enum RegionUpdate: Sendable, Equatable {
 /// each brought up to date from the routes of the tracks that changed. The result depends only on
 /// the tracks: a region brought up to date equals the same region drawn from scratch, byte for byte.
 package enum OverviewAtlas {
-    /// The regions of `tracks` (see `RegionGrouping`), in the order of their first track.
+    /// The regions of `tracks`: first the named regions that hold a track (in the options'
+    /// order; a track belongs to the first whose box holds its extent's centre), then the other
+    /// tracks grouped by `RegionGrouping`, in the order of their first track.
     package static func plan(_ tracks: [TrackExtent], options: OverviewOptions) -> [RegionPlan] {
-        RegionGrouping.regions(of: tracks.map(\.bounds), gapMeters: options.regionGapMeters).map { indices in
+        var inNamed = [[Int]](repeating: [], count: options.namedRegions.count)
+        var others: [Int] = []
+        for (index, track) in tracks.enumerated() {
+            let center = track.bounds.center
+            if let named = options.namedRegions.firstIndex(where: { $0.contains(center) }) {
+                inNamed[named].append(index)
+            } else {
+                others.append(index)
+            }
+        }
+        func plan(_ indices: [Int], named: NamedRegion?) -> RegionPlan {
             let bounds = indices.dropFirst().reduce(tracks[indices[0]].bounds) { union($0, tracks[$1].bounds) }
             let oldest = indices.min { a, b in
                 (tracks[a].startTime ?? .infinity, tracks[a].id) < (tracks[b].startTime ?? .infinity, tracks[b].id)
             }!
             return RegionPlan(
-                id: tracks[oldest].id, members: indices.map { tracks[$0].id }.sorted(), frame: RegionFrame(fitting: bounds, options: options))
+                id: tracks[oldest].id, members: indices.map { tracks[$0].id }.sorted(), frame: RegionFrame(fitting: bounds, options: options),
+                named: named)
         }
+        let named = zip(options.namedRegions, inNamed).filter { !$0.1.isEmpty }.map { plan($0.1, named: $0.0) }
+        let grouped = RegionGrouping.regions(of: others.map { tracks[$0].bounds }, gapMeters: options.regionGapMeters)
+        return named + grouped.map { plan($0.map { others[$0] }, named: nil) }
     }
 
     /// `previous` (the region's kept state, if any) brought to `plan`: tracks added and taken

@@ -7,6 +7,9 @@ package struct OverviewOptions: Sendable, Equatable {
     /// The scales each picture is drawn at (device pixels per point), each with its own counts.
     /// Default: [1, 2].
     package var scales: [Double] = [1, 2]
+    /// A region thumbnail's longer side in points (drawn at each of `scales`, from its own counts,
+    /// so a street is a street at the thumbnail's size too). Default: 320 (the listing thumbnail's).
+    package var thumbnailLongSidePoints = 320
     /// Tracks whose extents lie within this ground distance of each other (directly or through
     /// other tracks) form one region, in metres. Default: 50,000.
     package var regionGapMeters = 50_000.0
@@ -32,8 +35,19 @@ package struct OverviewOptions: Sendable, Equatable {
     /// Default: 1.5.
     package var routeToleranceMeters = 1.5
 
+    /// Regions the user names by a box (the style file's `overview.regions`), first match wins;
+    /// the tracks in none of them are grouped by `regionGapMeters`. Default: none.
+    package var namedRegions: [NamedRegion] = []
+
     /// The defaults above.
     package init() {}
+
+    /// The scales (device pixels per picture point) at which `frame` is a thumbnail, one for each
+    /// of `scales`: 320×240 points at @1x and @2x for a landscape frame of any size by default.
+    package func thumbnailScales(for frame: RegionFrame) -> [Double] {
+        let shrink = Double(thumbnailLongSidePoints) / Double(max(frame.widthPoints, frame.heightPoints))
+        return scales.map { $0 * shrink }
+    }
 
     /// Bytes of counts a picture of `widthPoints`×`heightPoints` takes over all scales.
     package func stateBytes(widthPoints: Int, heightPoints: Int) -> Int {

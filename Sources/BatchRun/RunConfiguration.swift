@@ -105,6 +105,7 @@ package struct RunConfiguration: Sendable, Equatable, Codable {
     package func makeListing() -> ListingBuilder {
         var builder = ListingBuilder(queue: makeQueue(), store: makeStore())
         builder.pageSize = listingPageSize
+        builder.overviewRegions = settings.overviewRegions
         return builder
     }
 

@@ -42,8 +42,9 @@ struct IndexPages {
     /// digest is unchanged are not rewritten.
     func digest(ofPage number: Int) -> UInt64 {
         let range = range(ofPage: number)
-        // "overview": the header links overview.html, so pages written before it are written again.
-        var hash = ListingCache.digest("page \(number) of size \(pageSize) newer \(min(pageCount - number, 3)) overview\n".utf8)
+        // "overview", "years": the header links overview.html and each year's first heading its
+        // overview, so pages written before them are written again.
+        var hash = ListingCache.digest("page \(number) of size \(pageSize) newer \(min(pageCount - number, 3)) overview years\n".utf8)
         hash = ListingCache.digest((range.lowerBound > 0 ? items[range.lowerBound - 1].month : "").utf8, seed: hash)
         for index in range { hash = withUnsafeBytes(of: items[index].digest) { ListingCache.digest($0, seed: hash) } }
         return hash
@@ -87,13 +88,18 @@ struct IndexPages {
                 "<p class=\"muted\">No tracks yet: queue some with <code>tracksnap enqueue</code> and run <code>tracksnap run</code>.</p>\n".utf8)
         }
         var previousMonth = range.lowerBound > 0 ? items[range.lowerBound - 1].month : ""
+        var previousYear: Substring = ""
         for index in range {
             let item = items[index]
+            // The first heading of each year on the page links that year's overview.
+            let year = item.month.prefix(4)
+            let glance = year != previousYear ? Self.yearOverviewLink(item.month) : ""
+            previousYear = year
             if item.month != previousMonth {
-                out += Array("<h2 id=\"m-\(item.month)\">\(Self.monthTitle(item.month))</h2>\n".utf8)
+                out += Array("<h2 id=\"m-\(item.month)\">\(Self.monthTitle(item.month))\(glance)</h2>\n".utf8)
                 previousMonth = item.month
             } else if index == range.lowerBound {
-                out += Array("<h2>\(Self.monthTitle(item.month)) <span class=\"muted\">(continued)</span></h2>\n".utf8)
+                out += Array("<h2>\(Self.monthTitle(item.month)) <span class=\"muted\">(continued)</span>\(glance)</h2>\n".utf8)
             }
             out += item.card
             out.append(0x0A)
@@ -120,7 +126,9 @@ struct IndexPages {
             let year = String(month.prefix(4))
             if year != currentYear {
                 if !currentYear.isEmpty { out += "</li>" }
-                out += "<li><b>\(ListingFormat.escape(year))</b> "
+                let label = ListingFormat.escape(year)
+                let link = Int(year).map { "<a href=\"\(OverviewPage.yearPagePath($0))\" title=\"\(label) at a glance\">\(label)</a>" }
+                out += "<li><b>\(link ?? label)</b> "
                 currentYear = year
             }
             let target = Self.fileName(page: page(ofItem: firstIndex[month]!)) + "#m-" + month
@@ -147,6 +155,13 @@ struct IndexPages {
         }
         if number > 1 { out += "<a rel=\"next\" href=\"\(Self.fileName(page: number - 1))\">Older →</a>" }
         return out + "<a href=\"index.html\">Newest</a></nav>\n"
+    }
+
+    /// The link to the overview of the year of `month` ("2024-05"), for a heading; empty when it
+    /// names no year.
+    static func yearOverviewLink(_ month: String) -> String {
+        guard let year = Int(month.prefix(4)) else { return "" }
+        return " <a class=\"glance\" href=\"\(OverviewPage.yearPagePath(year))\">\(year) at a glance</a>"
     }
 
     /// "2024-05" → "May 2024"; anything else as it is (escaped).

@@ -1,3 +1,4 @@
+import ArchiveOverview
 import ContentHash
 import FileStore
 import FoundationEssentials
@@ -77,6 +78,10 @@ package struct ListingBuilder: Sendable {
             + [store.stateDirectory + "/overview", store.stateDirectory + "/overview/regions"]
     }
 
+    /// The regions the style file names for the overview (`OverviewPublisher.namedRegions`); nil
+    /// keeps the ones the last refresh given some used. Default: nil.
+    package var overviewRegions: [NamedRegion]?
+
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
     /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
     /// a wish to empty the site, and a refresh would otherwise delete every image and page.
@@ -127,10 +132,23 @@ package struct ListingBuilder: Sendable {
             return report
         }
         let stampHex = stamp(scan.jobsByKey)
-        // Before the pages: index.html links overview.html and index.json names its part.
-        let overview = try OverviewPublisher(store: store).refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex)
-        report.overviewRegions = overview.regions
-        report.overviewRegionsDrawn = overview.regionsUpdated + overview.regionsRebuilt
+        // The listing's tracks, brought up to date once, when the pages or the overview need them.
+        var listedTracks: ListedTracks?
+        func listing() -> ListedTracks {
+            if let listedTracks { return listedTracks }
+            let listed = listTracks(scan, redrawn: occasion.redrawn)
+            listedTracks = listed
+            return listed
+        }
+        // After the detail pages its region pages link, before the index pages that link it.
+        var overview = OverviewPublisher.Report()
+        func refreshOverview() throws(FileError) {
+            var publisher = OverviewPublisher(store: store)
+            publisher.namedRegions = overviewRegions
+            overview = try publisher.refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex) { id in
+                listing().cache.entries[id].map(Self.overviewTrack)
+            }
+        }
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
         let (manifestOnDisk, manifestLines) = site.loadManifest()
         var manifest = manifestOnDisk
@@ -146,6 +164,7 @@ package struct ListingBuilder: Sendable {
         if report.repaired == 0 && SiteWriter.topFiles.allSatisfy({ manifest[$0] != nil }) && previousStamp?.inputsHex == stampHex
             && occasion.redrawn.isDisjoint(with: scan.jobsByKey.keys)
         {
+            try refreshOverview()
             report.tracks = scan.jobsByKey.count
             referenced = Set(scan.jobsByKey.keys)
             // Pages no manifest names (a refresh that died before saving it) go all the same.
@@ -160,7 +179,8 @@ package struct ListingBuilder: Sendable {
             if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true { try newStamp.save(stampPath) }
         } else {
             let rebuilt = try rebuild(
-                scan, redrawn: occasion.redrawn, site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report)
+                scan, listed: listing(), site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report,
+                beforeIndexFiles: refreshOverview)
             referenced = rebuilt.listed
             try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
             try rebuilt.cache.save(cachePath)
@@ -173,6 +193,8 @@ package struct ListingBuilder: Sendable {
         // Appended to only when a job came, went or changed (100,000 lines cost ~0.2 s to write).
         try scan.catalog.save(catalogPath, over: catalog)
         report.pruned = try pruneIfDue(referenced: referenced, olderThan: occasion.pruneLimitNanoseconds, pending: prunePending)
+        report.overviewRegions = overview.regions
+        report.overviewRegionsDrawn = overview.regionsUpdated + overview.regionsRebuilt
         return report
     }
 
@@ -209,10 +231,9 @@ package struct ListingBuilder: Sendable {
     /// Brings the per-track cache up to date, plans the site from it and writes the plan.
     /// Returns the listed track ids and the cache to save.
     private func rebuild(
-        _ scan: DoneScan, redrawn: Set<String>, site: SiteWriter, manifest: inout [String: SiteWriter.Entry], sweepingDetails: Bool,
-        report: inout ListingReport
+        _ scan: DoneScan, listed: ListedTracks, site: SiteWriter, manifest: inout [String: SiteWriter.Entry], sweepingDetails: Bool,
+        report: inout ListingReport, beforeIndexFiles: () throws(FileError) -> Void
     ) throws(FileError) -> (listed: Set<String>, cache: ListingCache) {
-        let listed = listTracks(scan, redrawn: redrawn)
         report.unpublished = listed.unpublished
         let order = listed.cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
         report.tracks = order.count
@@ -226,12 +247,18 @@ package struct ListingBuilder: Sendable {
             else { return nil }
             return SitePlan.File(id: page.id, digest: page.digest, bytes: DetailPage.html(track))
         }
-        let applied = try site.apply(plan, detailPages: detailPages, manifest: &manifest, sweepingDetails: sweepingDetails)
+        let applied = try site.apply(
+            plan, detailPages: detailPages, manifest: &manifest, sweepingDetails: sweepingDetails, beforeIndexFiles: beforeIndexFiles)
         report.rewrote = true
         report.pagesWritten = applied.filesWritten
         report.bytesWritten = applied.bytesWritten
         report.pagesRemoved = applied.filesRemoved
         return (plan.liveDetails, listed.cache)
+    }
+
+    /// What the overview's pages show of a listed track (`OverviewPublisher.ListedTrack`).
+    static func overviewTrack(_ entry: ListingCache.Entry) -> OverviewPublisher.ListedTrack {
+        OverviewPublisher.ListedTrack(year: Int(entry.month.prefix(4)) ?? 0, sortTime: entry.sortTime, card: entry.card, digest: entry.digest)
     }
 
     /// Keeps `stamp` for a complete listing (every job's record found), so a later run lists
@@ -244,7 +271,12 @@ package struct ListingBuilder: Sendable {
     private func settingsStamp() -> String {
         var stamp = SHA256()
         stamp.update(fingerprint.bytes)
-        stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\n")
+        // "pages 2": the index pages link the year overviews (the cards are as they were).
+        stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\npages 2\n")
+        // Named regions are not in the fingerprint (they change no track's images), but a change
+        // of them must reach the overview.
+        let named = overviewRegions ?? OverviewPublisher(store: store).keptNamedRegions()
+        if !named.isEmpty { stamp.update("overview regions \(named)\n") }
         return stamp.finalize().hex
     }
 

@@ -1,20 +1,24 @@
 import ArchiveOverview
 import ContentHash
 import FileStore
+import Synchronization
 import ThumbnailCache
 
-/// Keeps the archive overview (`overview.html`, `index/overview.json`, `overview/*.png`) in step
-/// with the listed tracks, at the cost of what changed: a new track's record is read for its
-/// extent and route (`TrackRecord.overviewRoute`), its region's kept counts
-/// (`Output/.tracksnap/overview/regions/<region>`) get it added, and that region's pictures are
-/// drawn again; no other track is read unless its region's frame changes (then the region is
-/// drawn from its members' routes, still without reading a track file).
+/// Keeps the archive overview (`overview.html`, `index/overview.json`, `overview/*.png`, a page
+/// per region `region-<region>.html` and per year `overview-<year>.html`) in step with the listed
+/// tracks, at the cost of what changed: a new track's record is read for its extent and route
+/// (`TrackRecord.overviewRoute`), the kept counts of its region and of its region in its year
+/// (`Output/.tracksnap/overview/regions/<region>`, `<region>.<year>`) get it added, those two
+/// pictures are drawn again and its region's page written again; no other track is read unless
+/// its region's frame changes (then the region's pictures are drawn from their members' routes,
+/// still without reading a track file).
 ///
 /// Order of writing, so a `kill -9` anywhere leaves old pictures served and the next refresh
 /// repairs: each region's pictures, then its counts (a refresh killed between them applies the
-/// same change to the old counts again), then the page and `index/overview.json`, then the
-/// catalog, the region index (`OverviewRegionIndex`: a region made of the same tracks is shown
-/// from it without reading its counts) and the stamp; regions no longer planned are removed last.
+/// same change to the old counts again), then its page; the year pages; then the page and
+/// `index/overview.json`; pictures and pages no longer planned are removed; then the catalog,
+/// the region index (`OverviewRegionIndex`: a picture made of the same tracks is shown from it
+/// without reading its counts) and the stamp.
 package struct OverviewPublisher {
     /// Folder of the region pictures, relative to Output/.
     static let directory = "overview"
@@ -27,52 +31,95 @@ package struct OverviewPublisher {
     package let store: ThumbnailStore
     /// How regions are made and drawn. Default: `OverviewOptions()`.
     package var options = OverviewOptions()
+    /// The regions the style names (`ThumbnailSettings.overviewRegions`), which replace
+    /// `options.namedRegions` and are kept for later refreshes; nil: the ones kept (a `listing`
+    /// given no style lists as the runs did). Default: nil.
+    package var namedRegions: [NamedRegion]?
 
     /// A publisher for `store`'s site.
     package init(store: ThumbnailStore) { self.store = store }
 
     /// Where the overview keeps its state (`Output/.tracksnap/overview`).
     package var stateDirectory: String { store.stateDirectory + "/overview" }
-    private var regionsDirectory: String { stateDirectory + "/regions" }
+    var regionsDirectory: String { stateDirectory + "/regions" }
     private var stampPath: String { stateDirectory + "/stamp" }
     private var catalogPath: String { stateDirectory + "/tracks" }
     private var regionIndexPath: String { stateDirectory + "/regions.index" }
+    private var namedRegionsPath: String { stateDirectory + "/named-regions" }
 
-    /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key).
+    /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key);
+    /// a named region's is its slug (`NamedRegion.slug`).
     package static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
 
     /// What a refresh did.
     package struct Report: Equatable {
         /// Regions shown.
         package var regions = 0
-        /// Regions whose counts changed by adding or removing tracks.
+        /// Pictures (a region's, or a region's in one year) whose counts changed by adding or
+        /// removing tracks.
         package var regionsUpdated = 0
-        /// Regions drawn from their members' routes.
+        /// Pictures drawn from their members' routes.
         package var regionsRebuilt = 0
         /// Listed tracks whose record keeps no route (rendered by an earlier version).
         package var tracksWithoutRoute = 0
-        /// The id of the last region drawn (updated or rebuilt); empty when none was.
+        /// The file stem of the last region drawn (updated or rebuilt); empty when none was.
         package var newest = ""
+    }
+
+    /// What the overview's pages need of a listed track from the listing: the year it is filed
+    /// under (its listing month's), its sort time and card for the region's page, and the digest
+    /// of what the card is made of (`ListingCache.Entry`).
+    package struct ListedTrack: Sendable {
+        /// The year of the listing month the track is filed under.
+        package var year: Int
+        /// The time the listing sorts by.
+        package var sortTime: Double
+        /// The track's card on the index pages.
+        package var card: ArraySlice<UInt8>
+        /// Changes when the card does.
+        package var digest: UInt64
+    }
+
+    /// What the listing would show of the track of `record` filed as a job named after its id
+    /// (for callers without a listing: the benchmark); nil when the record is not there.
+    package func listedTrack(_ id: String) -> ListedTrack? {
+        guard let key = CacheKey(hex: id), let record = store.record(key) else { return nil }
+        let track = ListingTrack(record: record, source: id + ".gpx", jobs: [id + ".gpx"], fileTime: 0)
+        let fragments = TrackFragments(track)
+        return ListedTrack(
+            year: Int(track.month.prefix(4)) ?? 0, sortTime: track.sortTime, card: fragments.card[...], digest: ListingCache.digest(fragments.json))
     }
 
     /// Brings the overview to the tracks `listed` (their cache keys; a key whose record is not
     /// published yet is left out, and the stamp is not kept, so a later refresh adds it).
     /// `inputStamp`, when given, already stands for every listed key (the listing's own stamp of
-    /// done/), which saves sorting and hashing them again; nil hashes `listed`.
-    package func refresh(listed: Set<String>, inputStamp: String? = nil) throws(FileError) -> Report {
+    /// done/), which saves sorting and hashing them again; nil hashes `listed`. `listing` gives
+    /// what the listing shows of a listed track (nil: not listed); it is called only when
+    /// something is to be done.
+    ///
+    /// The order of writing makes every link point at a file already there: a region's pictures
+    /// (every year's, then each year's) and counts, then its page; the year pages; then
+    /// `overview.html` and `index/overview.json`. The caller writes the track pages the region
+    /// pages link before, and the index pages that link the overview after.
+    package func refresh(listed: Set<String>, inputStamp: String? = nil, listing: (String) -> ListedTrack?) throws(FileError) -> Report {
         try FileStore.createDirectories([store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory])
-        let stamp = stampText(listed, inputStamp: inputStamp)
-        if (try? FileStore.readFile(stampPath, maximumBytes: 4096)).map({ String(decoding: $0, as: UTF8.self) }) == stamp,
-            let regions = try? FileStore.listDirectory(regionsDirectory), publishedFilesExist(regions)
+        let keptNamed = keptNamedRegions()
+        var options = self.options
+        options.namedRegions = namedRegions ?? keptNamed
+        let stamp = Self.stampText(listed, inputStamp: inputStamp, options: options)
+        let kept = (try? FileStore.readFile(stampPath, maximumBytes: 1 << 16)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let keptLines = kept.split(separator: "\n", omittingEmptySubsequences: false)
+        if keptLines.first.map(String.init) == stamp, let states = try? FileStore.listDirectory(regionsDirectory),
+            publishedFilesExist(states, years: keptLines.dropFirst().compactMap { Int($0) })
         {
-            return Report(regions: regions.count)
+            return Report(regions: states.filter { !$0.contains(".") }.count)
         }
-        var report = Report()
-        var records = RecordReader(store: store)
+        var work = Work(regionIndex: OverviewRegionIndex.load(regionIndexPath))
+        work.records.use(store)
         var catalog = OverviewCatalog.load(catalogPath)
         var complete = true, catalogChanged = false
         for id in listed where catalog.entries[id] == nil {
-            if let record = records.record(id) {
+            if let record = work.records.record(id) {
                 catalog.entries[id] = OverviewCatalog.Entry(record)
                 catalogChanged = true
             } else {
@@ -83,70 +130,50 @@ package struct OverviewPublisher {
             catalog.entries[id] = nil
             catalogChanged = true
         }
-        report.tracksWithoutRoute = catalog.entries.values.reduce(0) { $0 + ($1.hasRoute ? 0 : 1) }
+        work.report.tracksWithoutRoute = catalog.entries.values.reduce(0) { $0 + ($1.hasRoute ? 0 : 1) }
         let extents = catalog.entries.filter(\.value.hasRoute).sorted { $0.key < $1.key }.compactMap { id, entry in
             TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime)
         }
-        let plans = OverviewAtlas.plan(extents, options: options)
-        var regionIndex = OverviewRegionIndex.load(regionIndexPath)
+        var years: Set<Int> = []
         var shown: [OverviewPage.Region] = []
-        for plan in plans {
-            let stem = Self.fileStem(plan.id)
-            let statePath = regionsDirectory + "/" + stem
-            let digest = OverviewRegionIndex.digest(plan, scales: options.scales)
-            let imagePaths = options.scales.map { store.root + "/" + OverviewPage.imagePath(stem: stem, scale: $0) }
-            if let kept = regionIndex.entries[stem], kept.digest == digest, FileStore.exists(statePath), imagePaths.allSatisfy(FileStore.exists) {
-                shown.append(kept.region)
-                continue
-            }
-            let previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
-            let (region, update) = OverviewAtlas.update(previous, to: plan, scales: options.scales) { records.route($0) }
-            if update != .unchanged || !imagePaths.allSatisfy(FileStore.exists) {
-                var files: [(bytes: [UInt8], path: String)] = []
-                for (index, path) in imagePaths.enumerated() {
-                    do {
-                        files.append((try region.png(scaleIndex: index), path))
-                    } catch {
-                        throw FileError("encode the overview picture", path, code: 0, reason: error.description)
-                    }
-                }
-                try FileStore.writeAtomically(files)
-                try FileStore.writeAtomically(region.stateBytes(), to: statePath, permissions: 0o600)
-            }
-            switch update {
-            case .unchanged: break
-            case .incremental: report.regionsUpdated += 1
-            case .rebuilt: report.regionsRebuilt += 1
-            }
-            if update != .unchanged { report.newest = plan.id }
-            let shownRegion = OverviewPage.Region(
-                stem: stem, trackCount: region.trackCount, distanceMeters: region.distanceMeters, widthPoints: region.frame.widthPoints,
-                heightPoints: region.frame.heightPoints, mapRect: region.frame.mapRect, scales: region.scales)
-            regionIndex.entries[stem] = OverviewRegionIndex.Entry(digest: digest, region: shownRegion)
-            shown.append(shownRegion)
+        for id in listed { if let year = listing(id)?.year { years.insert(year) } }
+        for plan in OverviewAtlas.plan(extents, options: options) {
+            shown.append(try publishRegion(plan, options: options, listing: listing, work: &work))
         }
-        let shownStems = Set(shown.map(\.stem))
-        for stem in regionIndex.entries.keys where !shownStems.contains(stem) { regionIndex.entries[stem] = nil }
-        shown.sort { ($0.trackCount, $1.stem) > ($1.trackCount, $0.stem) }
+        shown.sort { ($0.picture.trackCount, $1.picture.stem) > ($1.picture.trackCount, $0.picture.stem) }
+        var report = work.report
         report.regions = shown.count
+        let sortedYears = years.sorted()
+        for year in sortedYears {
+            let path = store.root + "/" + OverviewPage.yearPagePath(year)
+            let page = OverviewPage.yearHTML(year, regions: shown, years: sortedYears)
+            if (try? FileStore.readFile(path)) != page { try FileStore.writeAtomically(page, to: path) }
+        }
         try FileStore.writeAtomically([
-            (OverviewPage.html(shown, tracksLeftOut: report.tracksWithoutRoute), store.root + "/" + Self.pageName),
-            (OverviewPage.json(shown), store.root + "/" + Self.partPath),
+            (OverviewPage.html(shown, years: sortedYears, tracksLeftOut: report.tracksWithoutRoute), store.root + "/" + Self.pageName),
+            (OverviewPage.json(shown, years: sortedYears), store.root + "/" + Self.partPath),
         ])
-        try removeRegions(except: Set(shown.map(\.stem)))
+        let live = Set(shown.flatMap { region in [region.picture.stem] + region.years.map(\.picture.stem) })
+        var regionIndex = work.regionIndex
+        for stem in regionIndex.entries.keys where !live.contains(stem) { regionIndex.entries[stem] = nil }
+        for stem in regionIndex.pages.keys where !live.contains(stem) { regionIndex.pages[stem] = nil }
+        try removeStale(livePictures: live, liveRegions: Set(shown.map(\.picture.stem)), years: years, options: options)
         // One batch, the stamp last: a refresh killed before it does the work again.
         var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]
+        if let namedRegions, namedRegions != keptNamed { state.append((Self.bytes(of: namedRegions), namedRegionsPath)) }
         if catalogChanged { state.insert((catalog.bytes(), catalogPath), at: 0) }
-        if complete { state.append((Array(stamp.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
+        // The stamp names the years, so an unchanged refresh can check their pages are there.
+        let stampFile = ([stamp] + sortedYears.map(String.init)).joined(separator: "\n")
+        if complete { state.append((Array(stampFile.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
         try FileStore.writeAtomically(state, permissions: 0o600)
         return report
     }
 
     /// The stamp of a refresh's inputs: the options and every listed key (or `inputStamp`, which
     /// stands for them).
-    private func stampText(_ listed: Set<String>, inputStamp: String?) -> String {
+    private static func stampText(_ listed: Set<String>, inputStamp: String?, options: OverviewOptions) -> String {
         var hash = SHA256()
-        hash.update("overview 1 \(options)\n")
+        hash.update("overview 2 \(options)\n")
         if let inputStamp {
             hash.update(inputStamp + "\n")
         } else {
@@ -155,21 +182,40 @@ package struct OverviewPublisher {
         return hash.finalize().hex
     }
 
-    /// Whether the page, the part and every kept region's pictures are on disk.
-    private func publishedFilesExist(_ regionStems: [String]) -> Bool {
-        FileStore.exists(store.root + "/" + Self.pageName) && FileStore.exists(store.root + "/" + Self.partPath)
-            && regionStems.allSatisfy { stem in
-                options.scales.allSatisfy { FileStore.exists(store.root + "/" + OverviewPage.imagePath(stem: stem, scale: $0)) }
-            }
+    /// The named regions the last refresh given some kept (`namedRegions`).
+    func keptNamedRegions() -> [NamedRegion] {
+        Self.namedRegions(from: (try? FileStore.readFile(namedRegionsPath, maximumBytes: 1 << 20)) ?? [])
     }
 
-    /// Removes the kept counts and pictures of regions not in `stems` (merged, emptied).
-    private func removeRegions(except stems: Set<String>) throws(FileError) {
-        for name in try FileStore.listDirectory(regionsDirectory) where !name.hasPrefix(".") && !stems.contains(name) {
-            for scale in options.scales { try FileStore.remove(store.root + "/" + OverviewPage.imagePath(stem: name, scale: scale)) }
-            try FileStore.remove(regionsDirectory + "/" + name)
+    /// Named regions as kept: one line each, `name \t west \t south \t east \t north` (the
+    /// numbers as Swift writes a double, which reads back exactly).
+    static func bytes(of regions: [NamedRegion]) -> [UInt8] {
+        Array(regions.map { TabSeparated.line([$0.name] + $0.boundsDegrees.map { "\($0)" }) }.joined().utf8)
+    }
+
+    /// The named regions kept in `bytes` (lines that do not read are left out).
+    static func namedRegions(from bytes: [UInt8]) -> [NamedRegion] {
+        TabSeparated.records(bytes).compactMap { fields in
+            let numbers = fields.dropFirst().compactMap(Double.init)
+            guard fields.count == 5, numbers.count == 4, numbers.allSatisfy(\.isFinite) else { return nil }
+            return NamedRegion(name: fields[0], boundsDegrees: numbers)
         }
     }
+}
+
+/// A `RecordReader` the pictures drawn at once share (one reads at a time: a refresh reads few
+/// records, and reading one is far shorter than drawing a picture).
+final class SharedRecords: Sendable {
+    private let reader: Mutex<RecordReader?> = Mutex(nil)
+
+    /// Sets the store the records are read from (before the first read).
+    func use(_ store: ThumbnailStore) { reader.withLock { $0 = RecordReader(store: store) } }
+
+    /// The record of track `id` (read once).
+    func record(_ id: String) -> TrackRecord? { reader.withLock { $0?.record(id) } }
+
+    /// The route kept in track `id`'s record.
+    func route(_ id: String) -> OverviewRoute? { reader.withLock { $0?.route(id) } }
 }
 
 /// Records read once per refresh (or per poster), and the routes in them.

@@ -38,6 +38,8 @@ enum SiteStyleSheet {
         dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere;font-variant-numeric:tabular-nums}
         main.overview figure{margin:1rem 0 1.5rem}main.overview figcaption{margin-top:.35rem;font-variant-numeric:tabular-nums}
         main.overview img{display:block;max-width:100%;width:auto;height:auto;border-radius:10px;background:var(--line)}
+        main.grid figure.region{grid-column:1/-1;margin:0}main.grid figure.region img{display:block;max-width:100%;width:auto;height:auto;border-radius:10px}
+        .card img.region{aspect-ratio:auto}h2 a.glance{font-size:.8rem;font-weight:400;margin-left:.5rem}
 
         """
 }

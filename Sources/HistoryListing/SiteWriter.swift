@@ -126,14 +126,18 @@ struct SiteWriter {
     }
 
     /// Carries out `plan`: the detail pages (`detailPages`, rendered from the plan's
-    /// `detailPages`), then the parts and numbered pages, then the top files, each batch written
-    /// atomically and recorded in `manifest`; then removes what the listing no longer has.
+    /// `detailPages`), then `beforeIndexFiles` (the overview, whose pages link the detail pages
+    /// and are linked by the index pages), then the parts and numbered pages, then the top files,
+    /// each batch written atomically and recorded in `manifest`; then removes what the listing no
+    /// longer has.
     func apply(
-        _ plan: SitePlan, detailPages: [SitePlan.File], manifest: inout [String: Entry], sweepingDetails: Bool = true
+        _ plan: SitePlan, detailPages: [SitePlan.File], manifest: inout [String: Entry], sweepingDetails: Bool = true,
+        beforeIndexFiles: () throws(FileError) -> Void = {}
     ) throws(FileError) -> Applied {
         try prepare()
         var applied = Applied()
-        for files in [detailPages, plan.indexFiles, plan.topFiles] {
+        for (position, files) in [detailPages, plan.indexFiles, plan.topFiles].enumerated() {
+            if position == 1 { try beforeIndexFiles() }
             try write(files, recordingIn: &manifest)
             applied.filesWritten += files.count
             applied.bytesWritten += files.reduce(0) { $0 + $1.bytes.count }

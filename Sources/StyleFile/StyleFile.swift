@@ -15,9 +15,11 @@ import SnapshotRendering
 ///       "grid": {"paper": "#F2EFE9", "minor": "#8C7F6A1F", "major": "#8C7F6A47", "line_width_points": 1, "min_spacing_points": 24},
 ///       "markers": {"start": "#2DBE4E", "end": "#E5322D", "ring": "#FFFFFF", "radius_points": 5, "radius_per_stroke_width": 0.8},
 ///       "scale_bar": {"color": "#333333", "halo": "#F2EFE9CC"},
-///       "basemap": {"source": "maps/alps.mbtiles", "opacity": 0.8, "attribution": "© OpenStreetMap contributors"} }
+///       "basemap": {"source": "maps/alps.mbtiles", "opacity": 0.8, "attribution": "© OpenStreetMap contributors"},
+///       "overview": {"regions": [{"name": "Zürich", "bounds": [8.44, 47.32, 8.63, 47.44]}]} }
 /// (`basemap.subdomains`, "abc" or ["a", "b"], sets what a URL template's `{s}` takes;
-/// `basemap.style`, a MapLibre style file, draws a vector source.)
+/// `basemap.style`, a MapLibre style file, draws a vector source; `overview.regions` names regions
+/// of the overview by a box and is not part of the images' fingerprint.)
 ///
 /// `casing`, `grid`, `markers`, `scale_bar`, `basemap` and `detail` may be `false` to leave them out.
 package enum StyleFile {

@@ -20,7 +20,10 @@ struct StyleReader {
     func settings(_ root: [String: JSONValue], theme override: Theme?, base: ThumbnailSettings) throws(StyleError) -> ThumbnailSettings {
         try known(
             root, "",
-            ["version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar", "basemap"])
+            [
+                "version", "theme", "thumbnail", "detail", "padding", "min_span_m", "route", "casing", "grid", "markers", "scale_bar", "basemap",
+                "overview",
+            ])
         let theme = try versionAndTheme(root)
         var settings = base
         settings.options.style = SnapshotStyle(theme: override ?? theme)
@@ -36,6 +39,7 @@ struct StyleReader {
         if let value = root["markers"] { try readMarkers(value, into: &style) }
         if let value = root["scale_bar"] { try readScaleBar(value, into: &style) }
         if let value = root["basemap"] { settings.options.basemap = try basemap(value) }
+        if let value = root["overview"] { settings.overviewRegions = try readOverview(value) }
         settings.options.style = style
         if let problem = settings.validationProblem() { throw fail("", problem) }
         return settings

@@ -1,3 +1,4 @@
+import ArchiveOverview
 import ContentHash
 import SnapshotRendering
 import ThumbnailCache
@@ -18,6 +19,15 @@ package struct ThumbnailSettings: Sendable, Equatable, Codable {
     package var options = RenderOptions()
     /// The renderer version in the cache key. Default: `SnapshotRenderer.version`.
     package var rendererVersion = SnapshotRenderer.version
+    /// The regions the overview names by a box (the style file's `overview.regions`). Not part of
+    /// the encoding, so not of the fingerprint: naming a region redraws the overview (its own
+    /// stamp holds them), never a track's images. Default: none.
+    package var overviewRegions: [NamedRegion] = []
+
+    // `overviewRegions` left out (see there); the others as they always were encoded.
+    enum CodingKeys: String, CodingKey {
+        case images, options, rendererVersion
+    }
 
     /// The defaults above.
     package init() {}

@@ -144,6 +144,8 @@ enum QueueCommands {
         if let recorded = RecordedSettings.load(builder.store) {
             if !configuration.listingSettingsGiven {
                 builder.fingerprint = recorded.fingerprint
+                // The overview's named regions, too, are the ones the runs used (kept by the overview).
+                builder.overviewRegions = nil
             } else if !configuration.overridesRecordedSettings {
                 let differences = recorded.differences(from: configuration.renderSettings())
                 if !differences.isEmpty {

@@ -123,7 +123,10 @@ import TrackSynthesis
         let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
         // index.html shows the newest two; pages count from the oldest (page-1: the oldest two,
         // page-3: the newest one); the month list links to the page of each month's newest track.
-        #expect(index.contains("id=\"m-2025-01\">January 2025</h2>") && index.contains("href=\"page-2.html#m-2024-05\">May</a>"))
+        // The first heading of each year links that year's overview.
+        #expect(
+            index.contains("id=\"m-2025-01\">January 2025 <a class=\"glance\" href=\"overview-2025.html\">2025 at a glance</a></h2>")
+                && index.contains("href=\"page-2.html#m-2024-05\">May</a>"))
         #expect(index.contains("href=\"page-1.html#m-2024-03\">Mar</a>"))
         // The track of 2023-12-31 23:00 UTC started at midnight in Bern: filed under January 2024.
         #expect(

@@ -1,0 +1,184 @@
+import ArchiveOverview
+import ContentHash
+import Dispatch
+import FileStore
+import Synchronization
+
+/// One region of a refresh: its pictures (every year's with its thumbnail, then each year's),
+/// its page, and what is removed when regions and years go.
+extension OverviewPublisher {
+    /// What a refresh carries from region to region.
+    struct Work {
+        /// The records read so far, shared by the pictures drawn at once.
+        let records = SharedRecords()
+        /// The pictures and pages as kept, updated as they are written.
+        var regionIndex: OverviewRegionIndex
+        /// What was done.
+        var report = Report()
+    }
+
+    /// One picture of a region to bring up to date: its plan (members and frame) and what the
+    /// pages will show of it (its stem and scales; the counts are filled in when drawn).
+    struct PictureJob: Sendable {
+        var plan: RegionPlan
+        var shape: OverviewPage.Picture
+        /// The digest of `plan` at the shape's scales (`OverviewRegionIndex.digest`).
+        var digest: String
+    }
+
+    /// Brings one planned region's pictures and page up to date and returns what the pages show
+    /// of it.
+    func publishRegion(
+        _ plan: RegionPlan, options: OverviewOptions, listing: (String) -> ListedTrack?, work: inout Work
+    ) throws(FileError) -> OverviewPage.Region {
+        let stem = plan.named?.slug ?? Self.fileStem(plan.id)
+        let shape = OverviewPage.Picture(
+            stem: stem, trackCount: 0, distanceMeters: 0, widthPoints: plan.frame.widthPoints, heightPoints: plan.frame.heightPoints,
+            mapRect: plan.frame.mapRect, scales: options.scales, thumbnailScales: options.thumbnailScales(for: plan.frame))
+        var membersByYear: [Int: [String]] = [:]
+        var cards: [(id: String, track: ListedTrack)] = []
+        for id in plan.members {
+            guard let track = listing(id) else { continue }
+            membersByYear[track.year, default: []].append(id)
+            cards.append((id, track))
+        }
+        // Each year's picture has the region's frame: the same streets in the same place, year after
+        // year. A region of one year shows its own picture for that year: it would be the same.
+        var jobs = [PictureJob(plan: plan, shape: shape, digest: OverviewRegionIndex.digest(plan, scales: shape.allScales))]
+        let years = membersByYear.keys.sorted()
+        let oneYear = years.count == 1 && cards.count == plan.members.count
+        for year in years where !oneYear {
+            var yearShape = shape
+            yearShape.stem = stem + ".\(year)"
+            yearShape.thumbnailScales = []
+            let yearPlan = RegionPlan(id: plan.id, members: membersByYear[year]!, frame: plan.frame, named: plan.named)
+            jobs.append(PictureJob(plan: yearPlan, shape: yearShape, digest: OverviewRegionIndex.digest(yearPlan, scales: yearShape.allScales)))
+        }
+        let pictures = try publishPictures(jobs, work: &work)
+        var region = OverviewPage.Region(picture: pictures[0], name: plan.named?.name)
+        if oneYear {
+            var same = pictures[0]
+            same.thumbnailScales = []
+            region.years = [(years[0], same)]
+        } else {
+            region.years = Array(zip(years, pictures.dropFirst()))
+        }
+        cards.sort { ($0.track.sortTime, $0.id) > ($1.track.sortTime, $1.id) }
+        var hash = SHA256()
+        hash.update("region page 1\n\(region.name ?? "")\n")
+        for picture in pictures { hash.update("\(picture)\n") }
+        for card in cards { hash.update("\(card.id) \(card.track.year) \(card.track.digest)\n") }
+        let digest = hash.finalize().hex
+        let path = store.root + "/" + region.page
+        if work.regionIndex.pages[stem] != digest || !FileStore.exists(path) {
+            let page = OverviewPage.regionHTML(region, cards: cards.map { OverviewPage.Card(year: $0.track.year, card: $0.track.card) })
+            try FileStore.writeAtomically(page, to: path)
+            work.regionIndex.pages[stem] = digest
+        }
+        return region
+    }
+
+    /// Brings `jobs` up to date and returns their pictures in order: a picture whose digest is
+    /// the one kept and whose files are all there is shown as kept; the others are drawn at once,
+    /// as many at a time as there are cores (one new track changes two pictures of its region:
+    /// every year's and its year's, each some 100 ms of decoding, drawing and encoding).
+    func publishPictures(_ jobs: [PictureJob], work: inout Work) throws(FileError) -> [OverviewPage.Picture] {
+        var pictures: [OverviewPage.Picture?] = jobs.map { job in
+            guard let kept = work.regionIndex.entries[job.shape.stem], kept.digest == job.digest,
+                FileStore.exists(regionsDirectory + "/" + job.shape.stem), imagePaths(job.shape).allSatisfy(FileStore.exists)
+            else { return nil }
+            return kept.picture
+        }
+        let pending = jobs.indices.filter { pictures[$0] == nil }
+        let results = Mutex<[Int: Result<(OverviewPage.Picture, RegionUpdate), FileError>]>([:])
+        let records = work.records
+        DispatchQueue.concurrentPerform(iterations: pending.count) { position in
+            let index = pending[position]
+            let result = Result { () throws(FileError) in try drawPicture(jobs[index], records: records) }
+            results.withLock { $0[index] = result }
+        }
+        let drawn = results.withLock { $0 }
+        for index in pending {
+            let (picture, update) = try drawn[index]!.get()
+            switch update {
+            case .unchanged: break
+            case .incremental: work.report.regionsUpdated += 1
+            case .rebuilt: work.report.regionsRebuilt += 1
+            }
+            if update != .unchanged { work.report.newest = String(picture.stem.prefix { $0 != "." }) }
+            work.regionIndex.entries[picture.stem] = OverviewRegionIndex.Entry(digest: jobs[index].digest, picture: picture)
+            pictures[index] = picture
+        }
+        return pictures.map { $0! }
+    }
+
+    /// The absolute paths of a picture's images, detail then thumbnail (its counts' order).
+    func imagePaths(_ shape: OverviewPage.Picture) -> [String] {
+        (shape.images + shape.thumbnails).map { store.root + "/" + $0.path }
+    }
+
+    /// One picture brought to its plan from its kept counts (`OverviewAtlas.update`), its images
+    /// drawn and written, then its counts.
+    func drawPicture(_ job: PictureJob, records: SharedRecords) throws(FileError) -> (OverviewPage.Picture, RegionUpdate) {
+        let statePath = regionsDirectory + "/" + job.shape.stem
+        let imagePaths = imagePaths(job.shape)
+        let previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
+        let (region, update) = OverviewAtlas.update(previous, to: job.plan, scales: job.shape.allScales) { records.route($0) }
+        if update != .unchanged || !imagePaths.allSatisfy(FileStore.exists) {
+            var files: [(bytes: [UInt8], path: String)] = []
+            for (index, path) in imagePaths.enumerated() {
+                do {
+                    files.append((try region.png(scaleIndex: index), path))
+                } catch {
+                    throw FileError("encode the overview picture", path, code: 0, reason: error.description)
+                }
+            }
+            try FileStore.writeAtomically(files)
+            try FileStore.writeAtomically(region.stateBytes(), to: statePath, permissions: 0o600)
+        }
+        var picture = job.shape
+        picture.trackCount = region.trackCount
+        picture.distanceMeters = region.distanceMeters
+        return (picture, update)
+    }
+
+    /// Whether the page, the part, the pages of `years` and every kept picture's images (and each
+    /// region's page) are on disk; `states` are the names of the kept counts (`<region>` or
+    /// `<region>.<year>`).
+    func publishedFilesExist(_ states: [String], years: [Int]) -> Bool {
+        let root = store.root + "/"
+        guard FileStore.exists(root + Self.pageName), FileStore.exists(root + Self.partPath),
+            years.allSatisfy({ FileStore.exists(root + OverviewPage.yearPagePath($0)) })
+        else { return false }
+        return states.allSatisfy { stem in
+            if stem.hasPrefix(".") { return true }
+            let region = !stem.contains(".")
+            return options.scales.allSatisfy { scale in
+                FileStore.exists(root + OverviewPage.imagePath(stem: stem, scale: scale))
+                    && (!region || FileStore.exists(root + OverviewPage.imagePath(stem: stem, scale: scale, thumbnail: true)))
+            } && (!region || FileStore.exists(root + OverviewPage.regionPagePath(stem: stem)))
+        }
+    }
+
+    /// Removes the pictures, kept counts and pages of regions and years no longer shown: pictures
+    /// whose counts are kept and not in `livePictures` (regions merged or emptied, a year a region
+    /// no longer has), region pages not of `liveRegions`, year pages not of `years`.
+    func removeStale(livePictures: Set<String>, liveRegions: Set<String>, years: Set<Int>, options: OverviewOptions) throws(FileError) {
+        let root = store.root + "/"
+        for name in try FileStore.listDirectory(regionsDirectory) where !name.hasPrefix(".") && !livePictures.contains(name) {
+            for scale in options.scales {
+                try FileStore.remove(root + OverviewPage.imagePath(stem: name, scale: scale))
+                try FileStore.remove(root + OverviewPage.imagePath(stem: name, scale: scale, thumbnail: true))
+            }
+            try FileStore.remove(regionsDirectory + "/" + name)
+        }
+        // By name, not by the kept counts: a page a killed refresh left is removed all the same.
+        for name in try FileStore.listDirectory(store.root) where name.hasSuffix(".html") {
+            if name.hasPrefix("region-"), !liveRegions.contains(String(name.dropFirst(7).dropLast(5))) {
+                try FileStore.remove(root + name)
+            } else if let year = SitePlan.numbered(name, prefix: "overview-", suffix: ".html"), !years.contains(year) {
+                try FileStore.remove(root + name)
+            }
+        }
+    }
+}
