@@ -5,18 +5,9 @@ import Testing
 /// The style file's `overview` section: regions named by a box, read with their file names;
 /// mistakes named with the file and key path; never part of the images' cache key.
 @Suite struct OverviewSectionTests {
-    private func settings(_ json: String) throws(StyleError) -> ThumbnailSettings {
-        try StyleFile.settings(from: Array(json.utf8), file: "style.json")
-    }
+    private func settings(_ json: String) throws(StyleError) -> ThumbnailSettings { try readStyle(json) }
 
-    private func error(_ json: String) -> String {
-        do {
-            _ = try settings(json)
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
+    private func error(_ json: String) -> String { styleError(json) }
 
     @Test func namedRegionsAreReadInOrderAndLeaveTheCacheKeyAlone() throws {
         let read = try settings(

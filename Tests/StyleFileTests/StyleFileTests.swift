@@ -5,18 +5,9 @@ import Testing
 import ThumbnailCache
 
 @Suite struct StyleFileTests {
-    private func settings(_ json: String, theme: Theme? = nil) throws(StyleError) -> ThumbnailSettings {
-        try StyleFile.settings(from: Array(json.utf8), file: "style.json", theme: theme)
-    }
+    private func settings(_ json: String, theme: Theme? = nil) throws(StyleError) -> ThumbnailSettings { try readStyle(json, theme: theme) }
 
-    private func error(_ json: String) -> String {
-        do {
-            _ = try settings(json)
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
+    private func error(_ json: String) -> String { styleError(json) }
 
     @Test func anEmptyStyleIsTheDefaultsAndPartOfTheCacheKey() throws {
         let defaults = try settings(#"{"version": 1}"#)
