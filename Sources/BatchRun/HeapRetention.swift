@@ -10,13 +10,15 @@ import SystemMalloc
 /// and projected points arrive as fresh pages, each one a page fault and a page cleared: 390
 /// faults per 18,000-fix GPX drawn at 512², 14% of its time (`tracksnap-dev repeat`: 4.8–5.0 ms
 /// instead of 5.6). Setting the thresholds once makes that the worker's behaviour from its first
-/// track, whatever it happens to free first. The high-water mark does not change (nothing is kept
-/// that was not in use at once before); the resident size no longer falls back between tracks.
+/// track, whatever it happens to free first. The cost is memory: up to `keptFreeBytes` of free
+/// memory stays with the worker, and blocks of 128 KiB–32 MiB now share the heap, so its
+/// fragmentation can raise the peak; both count against the worker's `MemoryFence` limit (the
+/// four default images of a track need tens of MB; the default limit is 512 MiB).
 package enum HeapRetention {
-    /// Blocks up to this size come from the heap, so they are reused rather than unmapped. Default:
-    /// 32 MiB, glibc's own ceiling for the threshold (the arrays of a 1,000,000-fix track).
+    /// Blocks up to this size come from the heap, so they are reused rather than unmapped: 32 MiB,
+    /// glibc's own ceiling for the threshold (the arrays of a 1,000,000-fix track).
     package static let heapBlockLimitBytes: Int32 = 32 << 20
-    /// Free memory at the top of the heap up to this size stays with the process. Default: 64 MiB.
+    /// Free memory at the top of the heap up to this size stays with the process: 64 MiB.
     package static let keptFreeBytes: Int32 = 64 << 20
 
     /// Sets both thresholds for this process (glibc; elsewhere nothing happens). Call once, before

@@ -164,6 +164,8 @@ public enum SnapshotRenderer {
                     png = try scratch.encoder.encode(scratch.canvas)
                 } else {
                     let canvas = SnapshotPainter.paintRGBA(scene, scratch: scratch, report: &basemapReport)
+                    // The canvas's memory goes back to the scratch for the next image, encoded or not.
+                    defer { scratch.rgbaPixels = canvas.pixels }
                     timings.raster += clock.lap()
                     // A raster map image as a palette PNG (exact when it has ≤ 256 colours, else
                     // quantized at the error ARCHITECTURE.md states): a quarter of the bytes and a
@@ -174,7 +176,6 @@ public enum SnapshotRenderer {
                     } else {
                         png = try PNGEncoder.encode(canvas, settings: options.png)
                     }
-                    scratch.rgbaPixels = canvas.pixels
                 }
             } catch {
                 throw .encoding(error)

@@ -53,7 +53,11 @@ struct PreparedMap {
         var mapRect: MapRect
         /// TrackSnap's continuous zoom of the @1x image (the style's rules are made for it).
         var zoom: Double
-        /// The tiles had, in window order (a tile that failed once may be had the next time).
+        /// The image's size in points (pixels / scale): the mapRect and the zoom fix the width,
+        /// not the height a canvas is clipped to.
+        var widthPoints: Double, heightPoints: Double
+        /// The tiles had, in window order (a tile that failed once may be had the next time; a
+        /// tile whose bytes change under the same source between two images is not told apart).
         var tiles: [TileCoordinate]
         /// The style document's content digest.
         var styleDigest: UInt64
@@ -61,15 +65,18 @@ struct PreparedMap {
 
     /// What the layers were prepared for.
     let key: Key
+    /// The tile source they came from, held so its identity stays its own (two sources may have
+    /// tiles at the same coordinates).
+    let provider: any TileProvider
     /// The scale they were prepared at.
     let scale: Double
     /// One per draw rule, in order.
     let layers: [PreparedLayer]
 
-    /// The layers for an image at `scale` with `key`: scaled when only the scale differs, by a
-    /// power of two; nil otherwise.
-    func layers(for key: Key, scale: Double) -> [PreparedLayer]? {
-        guard key == self.key, scale > 0 else { return nil }
+    /// The layers for an image at `scale` with `key` from `provider`: scaled when only the scale
+    /// differs, by a power of two; nil otherwise.
+    func layers(for key: Key, provider: any TileProvider, scale: Double) -> [PreparedLayer]? {
+        guard key == self.key, provider === self.provider, scale > 0 else { return nil }
         let factor = scale / self.scale
         guard factor == 1 || (factor.significand == 1 && factor.exponent != 0) else { return nil }
         return factor == 1 ? layers : layers.map { $0.scaled(by: factor) }

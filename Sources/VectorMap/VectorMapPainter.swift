@@ -63,9 +63,11 @@ package struct VectorMapPainter {
         let canvas = PixelRect(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height))
         var context = DrawContext(tiles: tiles, canvas: canvas, scale: scale, tilesCoverCanvas: Self.cover(canvas, tiles, window))
         let rules = style.drawRules(zoom256: zoom).filter { !$0.matchesNothing }
-        let key = PreparedMap.Key(mapRect: viewport.mapRect, zoom: zoom, tiles: tiles.map(\.coordinate), styleDigest: style.contentDigest)
+        let key = PreparedMap.Key(
+            mapRect: viewport.mapRect, zoom: zoom, widthPoints: Double(width) / scale, heightPoints: Double(height) / scale,
+            tiles: tiles.map(\.coordinate), styleDigest: style.contentDigest)
         let layers: [PreparedLayer]
-        if let reused = prepared?.layers(for: key, scale: scale) {
+        if let reused = prepared?.layers(for: key, provider: provider, scale: scale) {
             layers = reused
         } else {
             layers = rules.map { rule in
@@ -75,7 +77,7 @@ package struct VectorMapPainter {
                 case .line: Self.prepareLines(rule, context: context)
                 }
             }
-            prepared = PreparedMap(key: key, scale: scale, layers: layers)
+            prepared = PreparedMap(key: key, provider: provider, scale: scale, layers: layers)
         }
         for (rule, layer) in zip(rules, layers) {
             let blended: Bool

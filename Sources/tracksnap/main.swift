@@ -9,7 +9,8 @@ import FoundationEssentials
 // 2.8 ms `--version`, perf record): a path that is not UTF-8 has no exact String
 // (CommandLine.arguments repairs it), so it would be "no such file": say what is wrong instead.
 var arguments: [String] = []
-for index in 1..<Int(CommandLine.argc) {
+// argc is 0 when a program execs this one with an empty argv: no arguments then.
+for index in 1..<max(1, Int(CommandLine.argc)) {
     guard let raw = CommandLine.unsafeArgv[index] else { continue }
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
     guard let argument = String(validating: bytes, as: UTF8.self) else {
