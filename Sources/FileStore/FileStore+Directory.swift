@@ -15,26 +15,9 @@ extension FileStore {
     /// `stat` per entry), without "." and ".." and without names that are not UTF-8. A missing
     /// directory is empty.
     package static func listDirectoryWithInodes(_ path: String) throws(FileError) -> [(name: String, inode: UInt64)] {
-        guard let directory = opendir(path) else {
-            if errno == ENOENT { return [] }
-            throw FileError("list", path)
-        }
-        defer { closedir(directory) }
         var entries: [(name: String, inode: UInt64)] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 { throw FileError("list", path) }
-                break
-            }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
-                    String(
-                        validating: UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))),
-                        as: UTF8.self)
-                }
-            }
-            if let name, name != ".", name != ".." { entries.append((name, UInt64(entry.pointee.d_ino))) }
+        try forEachEntry(path) { bytes, inode in
+            if let name = String(validating: bytes, as: UTF8.self), name != ".", name != ".." { entries.append((name, inode)) }
         }
         return entries
     }
@@ -43,31 +26,40 @@ extension FileStore {
     /// `\xNN` escapes): such a name has no exact `String`, so it could be neither opened nor
     /// reported under its own name otherwise.
     package static func listDirectoryCheckingNames(_ path: String) throws(FileError) -> (names: [String], notUTF8: [String]) {
-        guard let directory = opendir(path) else {
-            if errno == ENOENT { return ([], []) }
-            throw FileError("list", path)
-        }
-        defer { closedir(directory) }
         var names: [String] = []
         var notUTF8: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 { throw FileError("list", path) }
-                break
-            }
-            let bytes = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
-                    Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
-                }
-            }
+        try forEachEntry(path) { bytes, _ in
             guard let name = String(validating: bytes, as: UTF8.self) else {
-                notUTF8.append(escapedName(bytes))
-                continue
+                notUTF8.append(escapedName(Array(bytes)))
+                return
             }
             if name != "." && name != ".." { names.append(name) }
         }
         return (names, notUTF8)
+    }
+
+    /// Calls `body` with each entry's name bytes (valid only during the call) and inode number, in
+    /// the directory's order. A missing directory has no entries.
+    private static func forEachEntry(_ path: String, _ body: (UnsafeBufferPointer<UInt8>, UInt64) -> Void) throws(FileError) {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return }
+            throw FileError("list", path)
+        }
+        defer { closedir(directory) }
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw FileError("list", path) }
+                return
+            }
+            withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
+                    body(
+                        UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))),
+                        UInt64(entry.pointee.d_ino))
+                }
+            }
+        }
     }
 
     /// A path for a one-line message, in quotes: control characters (a newline could forge a
