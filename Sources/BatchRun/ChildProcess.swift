@@ -63,11 +63,7 @@ final class ChildProcess {
         outputDescriptor = fromChild[0]
     }
 
-    /// The supervisor's environment, plus glibc malloc tunables unless the user set their own: a
-    /// worker allocates the same few large buffers (file bytes, canvas, masks) for every track,
-    /// and by default glibc maps and unmaps them each time (page faults and zeroing). Keeping them
-    /// in the heap saved about 1 s of system time per 2,000 tracks (`make bench`); memory stays
-    /// bounded by the largest track a worker has seen.
+    /// The supervisor's environment with the worker's malloc tunables (`HeapRetention`).
     private static func workerEnvironment() -> [String] {
         var variables: [String] = []
         var index = 0
@@ -75,10 +71,7 @@ final class ChildProcess {
             variables.append(String(cString: entry))
             index += 1
         }
-        if !variables.contains(where: { $0.hasPrefix("GLIBC_TUNABLES=") }) {
-            variables.append("GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=536870912")
-        }
-        return variables
+        return HeapRetention.workerEnvironment(variables)
     }
 
     /// Asks the worker to stop after its current job.

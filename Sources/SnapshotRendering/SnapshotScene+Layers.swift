@@ -8,14 +8,21 @@ extension SnapshotScene {
     /// out of colours (a palette: draw the scene in RGBA then). `scratch` lends the canvas-sized
     /// mask of a ramp stroke; what the basemap came to goes into `report`.
     func draw<Target: Blitter>(into target: inout Target, scratch: RenderScratch, report: inout BasemapReport?) -> Bool {
-        for layer in layers {
+        for (index, layer) in layers.enumerated() {
             switch layer {
             case .background(let grid):
-                GridPainter.paint(&target, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: grid, scale: options.scale)
+                // A vector map right above paints the grid itself, and only where its own
+                // background will not cover everything (`VectorMapPainter.draw`'s underlay).
+                if index + 1 < layers.count, case .vectorMap = layers[index + 1] { continue }
+                paintGrid(grid, into: &target)
             case .basemap(let settings, let tiles):
                 drawBasemap(settings, tiles: tiles, into: &target, report: &report)
             case .vectorMap(let tiles, let style):
-                drawVectorMap(tiles, style: style, into: &target, scratch: scratch, report: &report)
+                var grid: GridStyle?
+                if index > 0, case .background(let below) = layers[index - 1] { grid = below }
+                drawVectorMap(tiles, style: style, into: &target, scratch: scratch, report: &report) { target in
+                    if let grid { paintGrid(grid, into: &target) }
+                }
             case .route(let route):
                 drawRoute(route, into: &target, scratch: scratch)
             case .marker(let center, let fill):
@@ -30,6 +37,10 @@ extension SnapshotScene {
             if target.ranOutOfColors { return false }
         }
         return true
+    }
+
+    private func paintGrid<Target: Blitter>(_ style: GridStyle, into target: inout Target) {
+        GridPainter.paint(&target, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style, scale: options.scale)
     }
 
     /// Ground metres per pixel at the view's centre latitude (for the scale bar).
@@ -48,9 +59,11 @@ extension SnapshotScene {
     }
 
     private func drawVectorMap<Target: Blitter>(
-        _ tiles: any TileProvider, style: VectorMapStyle, into target: inout Target, scratch: RenderScratch, report: inout BasemapReport?
+        _ tiles: any TileProvider, style: VectorMapStyle, into target: inout Target, scratch: RenderScratch, report: inout BasemapReport?,
+        underlay: (inout Target) -> Void
     ) {
-        let drawn = scratch.vectorMap.draw(into: &target, viewport: frame.viewport, scale: options.scale, provider: tiles, style: style)
+        let drawn = scratch.vectorMap.draw(
+            into: &target, viewport: frame.viewport, scale: options.scale, provider: tiles, style: style, underlay: underlay)
         var summary = BasemapReport(
             zoom: drawn.tileZoom, tiles: drawn.tiles, tilesAbsent: drawn.tilesAbsent, tilesFailed: drawn.tilesFailed,
             problems: drawn.problems.isEmpty ? nil : drawn.problems)

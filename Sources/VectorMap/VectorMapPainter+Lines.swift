@@ -92,6 +92,7 @@ extension VectorMapPainter {
     mutating func drawLines<Target: Blitter>(_ groups: [(paint: LinePaint, items: [[[PixelPoint]]])], into target: inout Target) -> Bool {
         for (look, items) in groups {
             if look.gapPixels > 0 {
+                reshapeInner()
                 Self.stroke(items, radiusPixels: look.reachPixels, cap: look.cap, accumulator: &accumulator, into: &mask)
                 Self.stroke(items, radiusPixels: look.gapPixels / 2, cap: look.cap, accumulator: &accumulator, into: &inner)
                 mask.subtract(inner)

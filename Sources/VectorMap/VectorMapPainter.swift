@@ -36,9 +36,21 @@ package struct VectorMapPainter {
     /// (device pixels per point: widths are multiplied by it and the zoom is that of the @1x
     /// image, so @2x draws the same tiles with double widths). Returns what was drawn; a view
     /// outside the source's zoom range draws nothing (the grid shows) and says why.
+    ///
+    /// `underlay` paints what lies below the map (the grid). It is called before the first layer
+    /// unless the style's background is opaque and every tile was had: that background then
+    /// replaces every pixel, and painting the grid first was a canvas-sized copy per image for
+    /// nothing.
     package mutating func draw<Target: Blitter>(
-        into target: inout Target, viewport: Viewport, scale: Double, provider: any TileProvider, style choice: VectorMapStyle
+        into target: inout Target, viewport: Viewport, scale: Double, provider: any TileProvider, style choice: VectorMapStyle,
+        underlay: (inout Target) -> Void = { _ in }
     ) -> VectorMapReport {
+        var underlaid = false
+        func paintUnderlay() {
+            if !underlaid { underlay(&target) }
+            underlaid = true
+        }
+        defer { paintUnderlay() }
         // From the metres per point, not the pixels' zoom less log2(scale): @2x then has exactly
         // the @1x image's zoom (its metres per pixel are exactly half), which `PreparedMap` needs.
         let zoom = log2(2 * WebMercator.halfWorldMeters / (256 * viewport.metersPerPixel * max(scale, 1)))
@@ -79,6 +91,8 @@ package struct VectorMapPainter {
             }
             prepared = PreparedMap(key: key, provider: provider, scale: scale, layers: layers)
         }
+        if !Self.coversEverything(rules.first, context: context) { paintUnderlay() }
+        underlaid = true
         for (rule, layer) in zip(rules, layers) {
             let blended: Bool
             context.featuresDrawn += layer.featuresDrawn
@@ -133,6 +147,13 @@ package struct VectorMapPainter {
         return placed
     }
 
+    /// Whether `rule` is a background that replaces every pixel: opaque, with every tile had
+    /// (`drawBackground`'s fast path).
+    private static func coversEverything(_ rule: DrawRule?, context: DrawContext) -> Bool {
+        guard let rule, case .background = rule.layer.kind, context.tilesCoverCanvas else { return false }
+        return rule.color().multiplyingAlpha(by: rule.opacity()).rgba8.alpha == 255
+    }
+
     /// Whether the tiles had are the whole window and their squares (a full grid, so their union
     /// is their bounding square) reach past every edge of `canvas`.
     private static func cover(_ canvas: PixelRect, _ tiles: [PlacedTile], _ window: TileWindow) -> Bool {
@@ -148,10 +169,15 @@ package struct VectorMapPainter {
             mask.clear()
             mask.reshape(width: width, height: height)
         }
-        if inner.width != width || inner.height != height {
-            inner.clear()
-            inner.reshape(width: width, height: height)
-        }
+    }
+
+    /// Gives `inner` the mask's size. Only styles with `line-gap-width` use it, so it grows on
+    /// first use: an unused canvas-sized mask was 5 MB of zeroed memory for every 2560×1920 image's
+    /// worker.
+    mutating func reshapeInner() {
+        guard inner.width != mask.width || inner.height != mask.height else { return }
+        inner.clear()
+        inner.reshape(width: mask.width, height: mask.height)
     }
 
     private static func format(_ zoom: Double) -> String { "\((zoom * 10).rounded() / 10)" }

@@ -173,3 +173,52 @@ struct VectorMapPainterTests {
         #expect(report.featuresDrawn >= 2, "the road and the water are drawn by the OpenMapTiles style")
     }
 }
+
+/// What lies below the map (the grid) is painted only where the map's background does not
+/// replace every pixel.
+struct VectorMapUnderlayTests {
+    private let white = RGBAColor(red: 255, green: 255, blue: 255)
+
+    private func underlayPainted(style text: String, tiles: [TileCoordinate], minimumZoom: Int = 0, viewOf tile: TileCoordinate) throws -> Bool {
+        let square = SyntheticVectorTile.encode([.init(name: "water", features: [.polygon(rings: [[(0, 0), (4096, 0), (4096, 4096), (0, 4096)]])])])
+        let provider = try MemoryVectorTiles(Dictionary(uniqueKeysWithValues: tiles.map { ($0, square) }), minimumZoom: minimumZoom)
+        var canvas = Canvas(width: 256, height: 256, fill: white)
+        var painter = VectorMapPainter()
+        var painted = 0
+        let report = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: tile, pixels: 256, zoomIn: 0.25, shift: (0.5, 0.25)), scale: 1, provider: provider,
+            style: .document(try style(text)), underlay: { _ in painted += 1 })
+        #expect(painted <= 1, "the underlay is painted at most once")
+        // Tiles were drawn unless the view is outside the source's zoom range.
+        #expect((report.tiles > 0) == (minimumZoom <= 13))
+        return painted == 1
+    }
+
+    private let opaque = """
+        [{"id":"b","type":"background","paint":{"background-color":"#f3f0ea"}},
+         {"id":"w","type":"fill","source":"v","source-layer":"water","paint":{"fill-color":"#a0c8f0"}}]
+        """
+
+    @Test func anOpaqueBackgroundOverEveryTileNeedsNoGridBelow() throws {
+        // Every tile around the view, whichever of them its window takes.
+        let left = TileCoordinate(z: 13, x: 4300, y: 2870)
+        let around = (4299...4302).flatMap { x in (2869...2871).map { TileCoordinate(z: 13, x: x, y: $0) } }
+        #expect(try !underlayPainted(style: opaque, tiles: around, viewOf: left))
+    }
+
+    @Test func aMissingTileATranslucentBackgroundNoBackgroundOrNoDrawingKeepTheGrid() throws {
+        let left = TileCoordinate(z: 13, x: 4300, y: 2870), right = TileCoordinate(z: 13, x: 4301, y: 2870)
+        // The view spans four tiles; three are missing, so the background leaves them to the grid.
+        #expect(try underlayPainted(style: opaque, tiles: [left], viewOf: left))
+        let translucent = """
+            [{"id":"b","type":"background","paint":{"background-color":"rgba(243,240,234,0.5)"}}]
+            """
+        #expect(try underlayPainted(style: translucent, tiles: [left, right], viewOf: left))
+        let fillsOnly = """
+            [{"id":"w","type":"fill","source":"v","source-layer":"water","paint":{"fill-color":"#a0c8f0"}}]
+            """
+        #expect(try underlayPainted(style: fillsOnly, tiles: [left, right], viewOf: left))
+        // A view wider than the source's lowest zoom draws nothing of the map: the grid shows.
+        #expect(try underlayPainted(style: opaque, tiles: [left, right], minimumZoom: 14, viewOf: left))
+    }
+}
