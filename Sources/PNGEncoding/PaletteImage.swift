@@ -9,22 +9,34 @@ struct PaletteImage {
     /// One palette index per pixel, row-major.
     var indices: [UInt8]
 
-    /// Builds the palette with a small open-addressing table keyed by the packed colour; gives up
-    /// as soon as a 257th colour appears.
+    /// The canvas's exact palette image, or nil past 256 colours.
     init?(_ canvas: Canvas) {
+        var indices: [UInt8] = []
+        guard let palette = Self.palette(of: canvas, indices: &indices) else { return nil }
+        paletteRGB = palette
+        self.indices = indices
+    }
+
+    /// Writes the canvas's palette indices into the first width × height entries of `indices`
+    /// (grown when shorter; a worker's encoder passes the same buffer for every image, so a
+    /// 2560×1920 image costs no fresh 5 MB of pages) and returns the palette, 3 bytes an entry;
+    /// nil as soon as a 257th colour appears. Builds the palette with a small open-addressing
+    /// table keyed by the packed colour.
+    static func palette(of canvas: Canvas, indices: inout [UInt8]) -> [UInt8]? {
         let tableSize = 1024  // a power of two, 4× the most entries, so probes stay short
         var keys = [UInt32](repeating: UInt32.max, count: tableSize)
         var slots = [UInt8](repeating: 0, count: tableSize)
         var palette: [UInt8] = []
         palette.reserveCapacity(768)
-        var indices = [UInt8](repeating: 0, count: canvas.width * canvas.height)
+        let pixelCount = canvas.width * canvas.height
+        if indices.count < pixelCount { indices = [UInt8](repeating: 0, count: pixelCount) }
         var colorCount = 0
         var lastKey = UInt32.max
         var lastIndex: UInt8 = 0
         let complete = canvas.pixels.withUnsafeBytes { raw -> Bool in
             let words = raw.bindMemory(to: UInt32.self)
             return indices.withUnsafeMutableBufferPointer { output -> Bool in
-                for pixel in 0..<words.count {
+                for pixel in 0..<pixelCount {
                     let key = UInt32(littleEndian: words[pixel]) & 0x00FF_FFFF
                     if key == lastKey {
                         output[pixel] = lastIndex
@@ -48,8 +60,6 @@ struct PaletteImage {
                 return true
             }
         }
-        guard complete else { return nil }
-        paletteRGB = palette
-        self.indices = indices
+        return complete ? palette : nil
     }
 }

@@ -34,6 +34,15 @@ public struct PaletteQuantizer: Sendable {
     /// One palette index per pixel (row-major) and the palette (3 bytes an entry). The canvas must
     /// be opaque.
     public mutating func quantize(_ canvas: Canvas) -> (indices: [UInt8], paletteRGB: [UInt8]) {
+        var indices: [UInt8] = []
+        let palette = quantize(canvas, indices: &indices)
+        return (indices, palette)
+    }
+
+    /// Writes one palette index per pixel into the first width × height entries of `indices`
+    /// (grown when shorter: an encoder passes the same buffer for every image) and returns the
+    /// palette (3 bytes an entry). The canvas must be opaque.
+    public mutating func quantize(_ canvas: Canvas, indices: inout [UInt8]) -> [UInt8] {
         if counts.isEmpty {
             counts = [UInt32](repeating: 0, count: Self.cellCount)
             sums = [UInt64](repeating: 0, count: Self.cellCount * 3)
@@ -64,7 +73,8 @@ public struct PaletteQuantizer: Sendable {
                 if distance > 6 { cellIndex[cell] = Self.nearest([red, green, blue], in: palette) }
             }
         }
-        let indices = [UInt8](unsafeUninitializedCapacity: pixelCount) { output, initialized in
+        if indices.count < pixelCount { indices = [UInt8](repeating: 0, count: pixelCount) }
+        indices.withUnsafeMutableBufferPointer { output in
             canvas.pixels.withUnsafeBytes { raw in
                 cellIndex.withUnsafeBufferPointer { lookup in
                     let words = raw.bindMemory(to: UInt32.self)
@@ -80,7 +90,6 @@ public struct PaletteQuantizer: Sendable {
                     }
                 }
             }
-            initialized = pixelCount
         }
         // Clear only the cells this image touched, for the next image.
         for cell in used {
@@ -90,7 +99,7 @@ public struct PaletteQuantizer: Sendable {
             sums[Int(cell) * 3 + 2] = 0
             squares[Int(cell)] = 0
         }
-        return (indices, palette)
+        return palette
     }
 
     /// The index of the palette colour nearest `color` (squared distance).

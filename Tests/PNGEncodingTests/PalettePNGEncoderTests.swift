@@ -67,6 +67,32 @@ private func expectRoundTrip(_ image: IndexedCanvas, _ encoder: inout PalettePNG
         #expect(try reused.encode(small) == (try fresh.encode(small)))
     }
 
+    @Test func anEncoderReusedAcrossRGBACanvasesGivesTheSameBytesAsANewOne() throws {
+        // A large canvas of many colours (quantized), then small ones of many and of few colours
+        // (exact): the reused index buffer is longer than they need.
+        func rgba(width: Int, height: Int, _ color: (Int, Int) -> RGBAColor) -> Canvas {
+            var canvas = Canvas(width: width, height: height, fill: RGBAColor(red: 0, green: 0, blue: 0))
+            for y in 0..<height {
+                for x in 0..<width {
+                    let pixel = color(x, y), offset = (y * width + x) * 4
+                    canvas.pixels.replaceSubrange(offset..<(offset + 4), with: [pixel.red, pixel.green, pixel.blue, 255])
+                }
+            }
+            return canvas
+        }
+        let large = rgba(width: 700, height: 300) { x, y in RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: UInt8((x + y) % 256)) }
+        let smallMany = rgba(width: 60, height: 40) { x, y in RGBAColor(red: UInt8(x * 4), green: UInt8(y * 6), blue: 90) }
+        let smallFew = rgba(width: 50, height: 30) { x, y in RGBAColor(red: UInt8((x / 10) * 40), green: 20, blue: UInt8((y / 10) * 60)) }
+        var reused = PalettePNGEncoder()
+        _ = try reused.encodeReducingColors(large)
+        for small in [smallMany, smallFew] {
+            var fresh = PalettePNGEncoder()
+            let bytes = try reused.encodeReducingColors(small)
+            let expected = try fresh.encodeReducingColors(small)
+            #expect(bytes != nil && bytes == expected)
+        }
+    }
+
     @Test func huffmanCodesStayWithinTheirLengthLimit() {
         // Fibonacci weights give the deepest possible Huffman tree: 30 symbols would need 29 bits.
         var weights: [UInt32] = [1, 1]
