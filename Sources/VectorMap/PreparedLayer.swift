@@ -18,8 +18,9 @@ struct PreparedLayer {
     enum Groups {
         /// A background: nothing to prepare (its colour is the rule's, its area the tiles').
         case background
-        /// Polygons (each an exterior ring and its holes) by fill colour.
-        case fills([(paint: StyleColor, items: [[[PixelPoint]]])])
+        /// Polygons (each an exterior ring and its holes) by fill colour, and their outlines
+        /// (`fill-outline-color`) as line pieces by line paint, drawn over the fills.
+        case fills([(paint: StyleColor, items: [[[PixelPoint]]])], outlines: [(paint: LinePaint, items: [[[PixelPoint]]])])
         /// Line pieces (each feature's clipped or dashed polylines) by line paint.
         case lines([(paint: LinePaint, items: [[[PixelPoint]]])])
     }
@@ -39,7 +40,9 @@ struct PreparedLayer {
         var copy = self
         switch groups {
         case .background: break
-        case .fills(let groups): copy.groups = .fills(groups.map { ($0.paint, points($0.items)) })
+        case .fills(let groups, let outlines):
+            copy.groups = .fills(
+                groups.map { ($0.paint, points($0.items)) }, outlines: outlines.map { ($0.paint.scaled(by: factor), points($0.items)) })
         case .lines(let groups): copy.groups = .lines(groups.map { ($0.paint.scaled(by: factor), points($0.items)) })
         }
         return copy

@@ -34,9 +34,11 @@ extension VectorMapPainter {
 
     /// A fill layer's features as paint groups: each polygon projected and clipped to its tile's
     /// square (the pieces of a polygon cut at tile edges then partition it) and to the image grown
-    /// by a point, with its holes.
+    /// by a point, with its holes; and, where the style gives `fill-outline-color`, their rings as
+    /// outline pieces (`outlinePieces`).
     static func prepareFills(_ rule: DrawRule, context: DrawContext) -> PreparedLayer {
         var groups = PaintGroups<StyleColor>()
+        var outlines = PaintGroups<LinePaint>()
         var layer = PreparedLayer(groups: .background)
         for placed in context.tiles {
             guard let tileLayer = rule.layer.sourceLayer.flatMap({ placed.tile.layer(named: $0) }) else { continue }
@@ -64,14 +66,53 @@ extension VectorMapPainter {
                     groups.add(color, rings)
                     drawn = true
                 }
+                if drawn, let outline = outlinePaint(rule, styled, fill: color, scale: context.scale, groups: &outlines) {
+                    let pieces = outlinePieces(polygons, placement: placement, reachPixels: outline.reachPixels, context: context)
+                    if !pieces.isEmpty { outlines.add(outline, pieces) }
+                }
                 if drawn {
                     layer.featuresDrawn += 1
                     layer.verticesDrawn += feature.geometry.vertexCount
                 }
             }
         }
-        layer.groups = .fills(groups.ordered)
+        layer.groups = .fills(groups.ordered, outlines: outlines.ordered)
         return layer
+    }
+
+    /// The outline's paint, or nil when there is none: MapLibre outlines a fill only while
+    /// `fill-antialias` is true, in `fill-outline-color` (when the style gives none, in the fill
+    /// colour, which only hides the fill's aliased edge on a GPU; TrackSnap's fills are
+    /// anti-aliased, so that outline is not drawn). The outline is a hairline in MapLibre (one
+    /// device pixel); here it is 1 point wide, so the @2x image is the @1x image doubled, and it
+    /// takes the fill's opacity. Butt caps: where a ring is cut at its tile's edge, the two
+    /// tiles' pieces end flush.
+    private static func outlinePaint<Feature: StyleFeature>(
+        _ rule: DrawRule, _ feature: Feature, fill: StyleColor, scale: Double, groups: inout PaintGroups<LinePaint>
+    ) -> LinePaint? {
+        func paint<Styled: StyleFeature>(_ styled: Styled) -> LinePaint? {
+            guard rule.antialias(for: styled), let color = rule.outlineColor(for: styled) else { return nil }
+            let look = LinePaint(
+                color: color.multiplyingAlpha(by: rule.opacity(for: styled)), widthPixels: scale, gapPixels: 0, dashesPixels: nil, cap: .butt)
+            return look.color.alpha > 0 ? look : nil
+        }
+        return rule.isDataDriven ? paint(feature) : groups.constantOptional { paint(NoStyleFeature()) }
+    }
+
+    /// A polygon's rings as closed lines clipped to its tile's square (so the cut of the tile's
+    /// buffer, which is not the polygon's edge, is never drawn; `prepareLines` does the same for
+    /// line layers that read polygons) and to the image grown by the line's reach.
+    private static func outlinePieces(
+        _ polygons: [VectorTilePolygon], placement: TilePlacement, reachPixels: Double, context: DrawContext
+    ) -> [[PixelPoint]] {
+        let clip = intersection(placement.square, context.canvas.grown(byPixels: reachPixels + context.scale))
+        var pieces: [[PixelPoint]] = []
+        for polygon in polygons {
+            for ring in [polygon.exterior] + polygon.holes where ring.count >= 3 {
+                pieces += RectangleClip.clip(polyline: placement.project(ring + [ring[0]]), to: clip)
+            }
+        }
+        return pieces
     }
 
     /// Draws prepared fill groups: each group's polygons accumulated and blended once.
@@ -111,12 +152,21 @@ struct PaintGroups<Paint: Hashable> {
     private var index: [Paint: Int] = [:]
     private(set) var ordered: [(paint: Paint, items: [[[PixelPoint]]])] = []
     private var cached: Paint?
+    private var cachedOptional: Paint??
 
     /// The layer's one paint, computed once.
     mutating func constant(_ make: () -> Paint) -> Paint {
         if let cached { return cached }
         let paint = make()
         cached = paint
+        return paint
+    }
+
+    /// The layer's one paint or none (an outline the style does not ask for), computed once.
+    mutating func constantOptional(_ make: () -> Paint?) -> Paint? {
+        if let cachedOptional { return cachedOptional }
+        let paint = make()
+        cachedOptional = .some(paint)
         return paint
     }
 

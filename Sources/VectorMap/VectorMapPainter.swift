@@ -99,7 +99,8 @@ package struct VectorMapPainter {
             context.verticesDrawn += layer.verticesDrawn
             switch layer.groups {
             case .background: blended = drawBackground(rule, context: &context, into: &target)
-            case .fills(let groups): blended = drawFills(groups, layerID: rule.layer.id, context: &context, into: &target)
+            case .fills(let groups, let outlines):
+                blended = drawFills(groups, layerID: rule.layer.id, context: &context, into: &target) && drawLines(outlines, into: &target)
             case .lines(let groups): blended = drawLines(groups, into: &target)
             }
             guard blended else {

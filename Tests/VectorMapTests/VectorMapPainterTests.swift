@@ -222,3 +222,57 @@ struct VectorMapUnderlayTests {
         #expect(try underlayPainted(style: opaque, tiles: [left, right], minimumZoom: 14, viewOf: left))
     }
 }
+
+/// `fill-outline-color`: a 1-point line along the polygon's own edges, never along a tile's cut.
+struct FillOutlineTests {
+    private let white = RGBAColor(red: 255, green: 255, blue: 255)
+    private let blue = RGBAColor(red: 0, green: 0, blue: 255)
+
+    private func outlined(antialias: Bool = true, outline: Bool = true) -> String {
+        let outlineColor = outline ? ##","fill-outline-color":"#ff0000""## : ""
+        return """
+            [{"id":"w","type":"fill","source":"v","source-layer":"water",
+              "paint":{"fill-color":"#0000ff","fill-antialias":\(antialias)\(outlineColor)}}]
+            """
+    }
+
+    /// A 400-px view centred on the edge between two tiles holding one rectangle, each its half plus
+    /// an 80-unit buffer (the rectangle spans about 195 px either side of x = 200, rows 100–300).
+    private func drawAcrossATileEdge(_ text: String) throws -> Canvas {
+        let left = TileCoordinate(z: 13, x: 4300, y: 2870), right = TileCoordinate(z: 13, x: 4301, y: 2870)
+        func rectangle(_ minX: Int32, _ maxX: Int32) -> [UInt8] {
+            SyntheticVectorTile.encode([
+                .init(
+                    name: "water",
+                    features: [.polygon(rings: [[(minX, Int32(1024)), (maxX, Int32(1024)), (maxX, Int32(3072)), (minX, Int32(3072))]])])
+            ])
+        }
+        let provider = try MemoryVectorTiles([left: rectangle(2000, 4096 + 80), right: rectangle(-80, 2000)])
+        var canvas = Canvas(width: 400, height: 400, fill: white)
+        var painter = VectorMapPainter()
+        _ = painter.draw(
+            into: &canvas, viewport: viewport(ofTile: left, pixels: 400, shift: (0.5, 0)), scale: 1, provider: provider,
+            style: .document(try style(text)))
+        return canvas
+    }
+
+    @Test func theOutlineRunsAlongThePolygonsEdgesOnly() throws {
+        let canvas = try drawAcrossATileEdge(outlined())
+        // The top edge lies on y = 1024/4096 · 400 = 100: the outline covers y 99.5–100.5.
+        let top = canvas.color(x: 100, y: 100)
+        // Row 100 is inside the fill; the outline's lower half covers it: blue with red over it.
+        #expect(top.red > 90 && top.green < 30, "the outline's red over the top edge: \(top)")
+        #expect(canvas.color(x: 100, y: 150) == blue, "inside: the fill")
+        #expect(canvas.color(x: 100, y: 50) == white, "outside: nothing")
+        // Across the tile edge (x = 200) and the left tile's buffer cut (x ≈ 204): fill, no line.
+        for x in 195...210 { #expect(canvas.color(x: x, y: 200) == blue, "column \(x) inside the rectangle") }
+    }
+
+    @Test func noOutlineWithoutItsColourOrWithoutAntialiasing() throws {
+        for text in [outlined(outline: false), outlined(antialias: false)] {
+            let canvas = try drawAcrossATileEdge(text)
+            let top = canvas.color(x: 100, y: 100)
+            #expect(top.red == top.green && top.blue > top.red, "only the fill's anti-aliased edge: \(top)")
+        }
+    }
+}
