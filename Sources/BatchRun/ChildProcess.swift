@@ -48,9 +48,8 @@ final class ChildProcess {
         var childPid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let environment: [UnsafeMutablePointer<CChar>?] = Self.workerEnvironment().map { strdup($0) } + [nil]
-        defer { environment.forEach { free($0) } }
-        let result = posix_spawn(&childPid, executable, &actions, nil, argv, environment)
+        // The supervisor's environment as it is: the worker's malloc settings are `HeapRetention`'s.
+        let result = posix_spawn(&childPid, executable, &actions, nil, argv, environ)
         close(toChild[0])
         close(fromChild[1])
         guard result == 0 else {
@@ -61,17 +60,6 @@ final class ChildProcess {
         pid = childPid
         inputDescriptor = toChild[1]
         outputDescriptor = fromChild[0]
-    }
-
-    /// The supervisor's environment with the worker's malloc tunables (`HeapRetention`).
-    private static func workerEnvironment() -> [String] {
-        var variables: [String] = []
-        var index = 0
-        while let entry = environ[index] {
-            variables.append(String(cString: entry))
-            index += 1
-        }
-        return HeapRetention.workerEnvironment(variables)
     }
 
     /// Asks the worker to stop after its current job.
