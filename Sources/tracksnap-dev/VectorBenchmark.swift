@@ -87,6 +87,11 @@ enum VectorBenchmark {
         print(
             "    a track (four images): \(format(wall, 0)) ms wall, \(format(cpu, 0)) ms CPU (\(format(cpuRange.first ?? 0, 0))–\(format(cpuRange.last ?? 0, 0)) ms CPU over the tracks), \(perTrack.values.reduce(0) { $0 + $1.bytes } / max(1, perTrack.count) / 1024) KB of PNG; \(format(cpu / gridCPUMedian, 0))x the grid's CPU; TrackSnap vector is \(format(cpu / vectorCPU, 1))x faster (goal ≥ 10x)"
         )
+        // The same scope as Mapnik's figures: drawing and encoding in a warm process, no run around it.
+        let drawing = try drawingAlone(archive: archive, mbtiles: mbtiles)
+        print(
+            "  TrackSnap vector, drawing alone (in-process, warm tile cache, as Mapnik's figures): \(format(drawing, 1)) ms CPU a track (median); \(format(cpu / drawing, 1))x faster than Mapnik"
+        )
     }
 
     /// "1280x960@2x": an image's size in points and its scale, as the style names it.

@@ -25,9 +25,9 @@ enum VectorDecodeCommand {
         let rounds = max(3, 10_000_000 / max(1, bytes))
         var sink = 0
         func report(_ what: String, _ body: () throws -> Void) rethrows {
-            let start = cpuSeconds()
+            let start = Benchmark.processCPUSeconds()
             for _ in 0..<rounds { try body() }
-            let pass = (cpuSeconds() - start) / Double(rounds)
+            let pass = (Benchmark.processCPUSeconds() - start) / Double(rounds)
             print(
                 String(
                     format: "%@: %.2f ms a pass, %.0f MB/s, %.2f M features/s, %.1f M vertices/s", what, pass * 1e3, Double(bytes) / pass / 1e6,
@@ -48,11 +48,5 @@ enum VectorDecodeCommand {
             for tile in inflated { sink &+= try VectorTile(bytes: tile).decoded().layers.count }
         }
         if sink == 42 { print("") }  // keeps the work from being optimized away
-    }
-
-    private static func cpuSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
