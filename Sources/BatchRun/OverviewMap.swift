@@ -3,11 +3,14 @@ import Glibc
 #endif
 import ArchiveOverview
 import ContentHash
+import FileStore
+import FoundationEssentials
 import MapGeometry
 import MapTiles
 import Raster
 import SnapshotRendering
 import Synchronization
+import ThumbnailCache
 import TileSources
 
 /// The run's basemap under the overview's heat maps (`OverviewBasemap`): each picture's map is
@@ -102,5 +105,30 @@ package final class OverviewMap: OverviewBasemap {
         } catch {
             return Lent(backdrop: MapBackdrop(withoutTiles: settings), openProblem: "the overview's basemap: \(error)")
         }
+    }
+}
+
+extension OverviewMap {
+    /// Where a run keeps the basemap its overview was drawn over, so that a `listing` given no
+    /// settings (the fan-in of sharded runs) draws the same map: `Output/.tracksnap/overview-basemap.json`,
+    /// 0600. The source is kept whole (a URL template's key too): `.tracksnap/` already holds
+    /// every track's route and is never served (docs/site.md).
+    static func recordPath(_ store: ThumbnailStore) -> String { store.stateDirectory + "/overview-basemap.json" }
+
+    /// Keeps `settings` (nil removes what was kept) when it differs from what is kept.
+    package static func record(_ settings: BasemapSettings?, in store: ThumbnailStore) throws(FileError) {
+        let path = recordPath(store)
+        guard let settings else { return try FileStore.remove(path) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let bytes = try? Array(encoder.encode(settings)) else { return }
+        if (try? FileStore.readFile(path, maximumBytes: 8 << 20)) == bytes { return }
+        try FileStore.writeAtomically(bytes, to: path, permissions: 0o600)
+    }
+
+    /// The basemap the runs kept (`record`); nil when they drew none or nothing is kept.
+    package static func recorded(in store: ThumbnailStore) -> BasemapSettings? {
+        guard let bytes = try? FileStore.readFile(recordPath(store), maximumBytes: 8 << 20) else { return nil }
+        return try? JSONDecoder().decode(BasemapSettings.self, from: Data(bytes))
     }
 }

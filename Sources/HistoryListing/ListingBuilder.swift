@@ -82,6 +82,9 @@ package struct ListingBuilder: Sendable {
     /// keeps the ones the last refresh given some used. Default: nil.
     package var overviewRegions: [NamedRegion]?
 
+    /// The map under the overview's pictures (`OverviewPublisher.basemap`); nil: the grid. Default: nil.
+    package var overviewBasemap: (any OverviewBasemap)?
+
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
     /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
     /// a wish to empty the site, and a refresh would otherwise delete every image and page.
@@ -145,6 +148,7 @@ package struct ListingBuilder: Sendable {
         func refreshOverview() throws(FileError) {
             var publisher = OverviewPublisher(store: store)
             publisher.namedRegions = overviewRegions
+            publisher.basemap = overviewBasemap
             overview = try publisher.refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex) { id in
                 listing().cache.entries[id].map(Self.overviewTrack)
             }

@@ -28,6 +28,8 @@ package struct OverviewPoster {
         package var heightPoints = 2000
         /// Device pixels per point. Default: 1.
         package var scale = 1.0
+        /// The map drawn under the heat map, with its attribution; nil: the grid paper. Default: nil.
+        package var basemap: (any OverviewBasemap)?
 
         /// A request with the defaults.
         package init() {}
@@ -35,6 +37,12 @@ package struct OverviewPoster {
 
     /// The most pixels a poster may have: 64 megapixels (the counts take 4 bytes a pixel).
     package static let maximumPixels = 64 << 20
+    /// The most tiles the map under a poster may read: 4,096. A 64-megapixel poster at its own
+    /// zoom reads about 1,000–2,000 (its pixels over a tile's 65,536, up to twice that between
+    /// zooms), so the bound holds every poster the pixel limit allows while stopping a
+    /// request that would fetch a tile server's whole city (most servers' usage policies forbid
+    /// bulk downloads); a larger poster from a local file can be drawn at a lower `--scale`.
+    package static let maximumMapTiles = 4_096
 
     /// The picture drawn and what went into it.
     package struct Poster {
@@ -47,6 +55,8 @@ package struct OverviewPoster {
         package var tracksWithoutRoute: Int
         /// The picture's size in device pixels.
         package var widthPixels: Int, heightPixels: Int
+        /// Why part of the map is missing (`OverviewMapPicture.problems`); empty without a map.
+        package var mapProblems: [String] = []
     }
 
     /// Why no poster could be drawn.
@@ -89,13 +99,25 @@ package struct OverviewPoster {
         var overview = RegionOverview(frame: RegionFrame(fitting: bounds, options: options), scales: [request.scale])
         for route in routes { overview.add(route) }
         let viewport = overview.frame.viewport(scale: request.scale)
+        if let basemap = request.basemap, let tiles = basemap.tileCount(viewport: viewport, labelScale: request.scale), tiles > maximumMapTiles {
+            throw Problem(
+                description:
+                    "the map under a \(viewport.widthPixels)x\(viewport.heightPixels)-pixel poster would read \(tiles) tiles; at most \(maximumMapTiles): ask for a smaller --size or --scale"
+            )
+        }
+        var poster = Poster(
+            png: [], trackCount: routes.count, tracksWithoutRoute: withoutRoute, widthPixels: viewport.widthPixels,
+            heightPixels: viewport.heightPixels)
         do {
-            return Poster(
-                png: try overview.png(scaleIndex: 0), trackCount: routes.count, tracksWithoutRoute: withoutRoute,
-                widthPixels: viewport.widthPixels, heightPixels: viewport.heightPixels)
+            if let basemap = request.basemap {
+                (poster.png, poster.mapProblems) = try overview.png(scaleIndex: 0, labelScale: request.scale, basemap: basemap)
+            } else {
+                poster.png = try overview.png(scaleIndex: 0)
+            }
         } catch {
             throw Problem(description: "the poster could not be encoded: \(error)")
         }
+        return poster
     }
 
     /// The ids of the tracks `index.json` lists, through its parts.
