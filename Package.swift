@@ -132,7 +132,10 @@ let package = Package(
         .testTarget(name: "ArchiveOverviewTests", dependencies: ["ArchiveOverview", "MapGeometry", "Raster", "PNGEncoding"]),
         .testTarget(
             name: "BatchRunTests",
-            dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport"],
+            dependencies: [
+                "BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport", "ArchiveOverview",
+                "MapGeometry", "MapTiles", "Raster",
+            ],
             exclude: ["disk-full.sh"]),
         .testTarget(
             name: "TileSourcesTests",
