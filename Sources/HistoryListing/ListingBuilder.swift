@@ -180,7 +180,12 @@ package struct ListingBuilder: Sendable {
             prunePending = FileStore.exists(prunePendingPath)
             // Keeps the snapshots up to date (they settle), so the next refresh need not read done/.
             if report.pagesRemoved > 0 { newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory) }
-            if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true { try newStamp.save(stampPath) }
+            // An overview whose map was not whole is drawn again by the next refresh: no stamp.
+            if !overview.basemapProblems.isEmpty {
+                try FileStore.remove(stampPath)
+            } else if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true {
+                try newStamp.save(stampPath)
+            }
         } else {
             let rebuilt = try rebuild(
                 scan, listed: listing(), site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report,
@@ -191,7 +196,7 @@ package struct ListingBuilder: Sendable {
             // Pages written or removed: the folder as it is now, which the next refresh checks
             // page by page unless it has settled by then.
             newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory)
-            try saveStamp(newStamp, complete: report.unpublished == 0)
+            try saveStamp(newStamp, complete: report.unpublished == 0 && overview.basemapProblems.isEmpty)
             prunePending = true
         }
         // Appended to only when a job came, went or changed (100,000 lines cost ~0.2 s to write).
