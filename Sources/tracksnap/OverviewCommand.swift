@@ -25,7 +25,8 @@ enum OverviewCommand {
                     default: { "\($0.request.widthPoints)x\($0.request.heightPoints)" }, parse: parseSize),
                 .number("--scale", value: "S", in: 0.5...4, help: "device pixels per point", into: \.request.scale),
             ]
-                + BasemapChoice.sourceOptions.map { $0.lifted(\.basemap) }
+                + BasemapChoice.sourceOptions.map { option in (posterHelp[option.longName].map(option.withHelp) ?? option).lifted(\.basemap) }
+                    .map { $0.longName == "--map-style" ? $0.withDefault("the built-in style for the tiles' schema (OpenMapTiles or Protomaps), light") : $0 }
                 + BasemapChoice.fetchOptions(tileCacheDefault: BasemapChoice.userTileCache()).map { $0.lifted(\.basemap) },
             description: """
                 Counts, for every pixel, how many of the site's tracks pass through it (each track once,
@@ -39,6 +40,19 @@ enum OverviewCommand {
                 """,
             defaults: OverviewArguments(), finish: { arguments, _ in try finish(arguments) })
     }
+
+    /// The basemap options' help where the poster differs from `run`: it keys no image and
+    /// writes no page.
+    private static let posterHelp = [
+        "--basemap": """
+            draw the map under the heat map, faded so the colour ramp reads over it, with its attribution: an .mbtiles or \
+            .pmtiles file of raster or vector tiles, a folder of {z}/{x}/{y} tiles, an http(s) URL template or the URL of a \
+            .pmtiles archive, as for 'run' (the site's own overview has the runs' --basemap under it). Where the source has \
+            no tile the grid shows; tiles that could not be read are named in a warning. 'none' draws the grid
+            """,
+        "--attribution": #"the credit drawn in the bottom-right corner ("" for none, only where the licence allows it)"#,
+        "--map-style": "the MapLibre style (JSON) a vector basemap is drawn with: its background, fill and line layers (docs/vector-maps.md)",
+    ]
 
     /// Draws the poster and writes it.
     static func run(_ request: OverviewRequest) throws -> ExitStatus {
