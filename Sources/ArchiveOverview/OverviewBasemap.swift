@@ -21,6 +21,10 @@ package protocol OverviewBasemap: Sendable {
     /// How many tiles the map of `viewport` would read; nil when the source cannot be opened or
     /// the view is outside its zoom range (then it reads none). A poster checks it first.
     func tileCount(viewport: Viewport, labelScale: Double) -> Int?
+
+    /// Whether the tiles come over the network (a URL template, a remote archive), where a
+    /// poster's tiles are bounded more tightly (`OverviewPoster.maximumRemoteMapTiles`).
+    var readsOverNetwork: Bool { get }
 }
 
 /// A picture drawn over a map, and what kept it from being whole.

@@ -65,6 +65,8 @@ package final class OverviewMap: OverviewBasemap {
         return OverviewMapPicture(canvas: canvas, problems: problems)
     }
 
+    package var readsOverNetwork: Bool { BasemapOpener.isURL(settings.source) }
+
     /// How many tiles the map of `viewport` reads (the zoom it is drawn at, over the view's
     /// extent); nil when the source cannot be opened or the view is outside its zoom range.
     package func tileCount(viewport: Viewport, labelScale: Double) -> Int? {

@@ -33,7 +33,8 @@ enum OverviewCommand {
                 however long it stayed) and draws the counts on a log-like colour ramp over the map-paper
                 grid, or with --basemap over that map (faded, so the ramp reads over it) with its
                 attribution, as the site's overview page does, at a size for printing; the map may read
-                at most 4096 tiles (a 64-megapixel poster reads about 1000-2000). It reads the site's
+                at most 4096 tiles from a file (a 64-megapixel poster reads about 1000-2000) and 512
+                from a tile server (whose usage policy forbids bulk downloads). It reads the site's
                 index.json and each track's kept route from its record (no track file is read), writes
                 FILE.png atomically and changes nothing in the site. Tracks rendered before the overview
                 existed have no kept route and are counted as missing.

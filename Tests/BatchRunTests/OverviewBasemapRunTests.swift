@@ -92,4 +92,33 @@ import TrackSynthesis
         #expect(Set(try pictures(sandbox).values) == Set(grid.values))
         #expect(sandbox.visibleOutputProblems().isEmpty)
     }
+
+    /// `tracksnap overview --basemap`: the poster over the map (other bytes than over the grid,
+    /// the map's credit in its corner), and a poster that would fetch a tile server's city refused
+    /// before any tile is asked for.
+    @Test func thePosterDrawsTheMapUnderItAndBoundsItsTiles() throws {
+        let sandbox = try RunSandbox()
+        defer { try? FileManager.default.removeItem(atPath: sandbox.root) }
+        try sandbox.writeTracks(3)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue().status == 0)
+        let paris = sandbox.root + "/paris.mbtiles"
+        _ = try TileSetMaker.writeMBTiles(paris, kind: .position, boundsLonLat: [2.28, 48.82, 2.42, 48.90], zooms: 13...14)
+        let gridPoster = sandbox.root + "/grid.png", mapPoster = sandbox.root + "/map.png"
+        let size = ["--size", "600x400"]
+        let grid = try sandbox.run(["overview", "--output", sandbox.output, "--poster", gridPoster] + size)
+        #expect(grid.status == 0, "\(grid.stderr)")
+        let map = try sandbox.run(["overview", "--output", sandbox.output, "--poster", mapPoster, "--basemap", paris] + size)
+        #expect(map.status == 0 && map.stderr.isEmpty, "\(map.stderr)")
+        let gridBytes = try FileStore.readFile(gridPoster), mapBytes = try FileStore.readFile(mapPoster)
+        #expect(RunSandbox.isCompletePNG(mapBytes) && mapBytes != gridBytes)
+        #expect(map.stdout.contains("3 track(s), "), "\(map.stdout)")
+
+        // 64 megapixels of a tile server's tiles: refused, naming the count and the bound (port 9
+        // is discard: were a tile asked for, the poster would fail otherwise).
+        let server = "http://127.0.0.1:9/{z}/{x}/{y}.png"
+        let city = try sandbox.run(["overview", "--output", sandbox.output, "--poster", mapPoster, "--basemap", server, "--size", "8000x8000"])
+        #expect(city.status == 2 && city.stderr.contains("at most 512"), "\(city.stderr)")
+        #expect(try FileStore.readFile(mapPoster) == mapBytes, "the earlier poster is left as it was")
+    }
 }
