@@ -90,7 +90,7 @@ let package = Package(
             name: "BatchRun",
             dependencies: [
                 "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
-                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel", "SystemMalloc",
+                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel", "SystemMalloc", "MapGeometry", "Raster",
             ]),
         .target(
             name: "TrackSynthesis",

@@ -61,7 +61,7 @@ package final class OverviewMap: OverviewBasemap {
             problems.append(
                 "basemap '\(name)': \(report.tilesFailed) tile(s) failed (\(report.failureCause ?? "unreadable")); the grid shows there")
         }
-        if let first = problems.first, warned.withLock({ done in defer { done = true }; return !done }) { warn(first) }
+        if let first = problems.first, isFirstWarning() { warn(first) }
         return OverviewMapPicture(canvas: canvas, problems: problems)
     }
 
@@ -81,16 +81,28 @@ package final class OverviewMap: OverviewBasemap {
             guard continuous.isFinite else { return nil }
             zoom = min(max(Int(continuous.rounded(.down)), description.minimumZoom), description.maximumZoom)
         } else {
-            guard case .success(let plan) = TilePlan.make(viewport: viewport, description: description, maximumOverzoomLevels: settings.maximumOverzoomLevels)
+            guard
+                case .success(let plan) = TilePlan.make(
+                    viewport: viewport, description: description, maximumOverzoomLevels: settings.maximumOverzoomLevels)
             else { return nil }
             zoom = plan.zoom
         }
         let tileMeters = 2 * WebMercator.halfWorldMeters / Double(1 << zoom)
         let rect = viewport.mapRect
         func span(_ low: Double, _ high: Double) -> Int {
-            Int(((high + WebMercator.halfWorldMeters) / tileMeters).rounded(.down)) - Int(((low + WebMercator.halfWorldMeters) / tileMeters).rounded(.down)) + 1
+            Int(((high + WebMercator.halfWorldMeters) / tileMeters).rounded(.down))
+                - Int(((low + WebMercator.halfWorldMeters) / tileMeters).rounded(.down)) + 1
         }
         return span(rect.minX, rect.maxX) * span(rect.minY, rect.maxY)
+    }
+
+    /// True for the process's first problem only.
+    private func isFirstWarning() -> Bool {
+        warned.withLock { done in
+            let first = !done
+            done = true
+            return first
+        }
     }
 
     /// A backdrop from the pool, or a new one (its source opened now; a source that cannot be

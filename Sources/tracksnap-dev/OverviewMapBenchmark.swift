@@ -56,7 +56,9 @@ enum OverviewMapBenchmark {
             let added = try OverviewBenchmark.timed { report = try publisher.refresh(listed: withNew) { listing[$0] } }
             guard let report else { continue }
             var bytes = 0
-            for name in try FileStore.listDirectory(store.root + "/overview") { bytes += try FileStore.readFile(store.root + "/overview/" + name).count }
+            for name in try FileStore.listDirectory(store.root + "/overview") {
+                bytes += try FileStore.readFile(store.root + "/overview/" + name).count
+            }
             let name = source.map { ($0 as NSString).lastPathComponent } ?? "none (grid)"
             print(
                 "  \(name) | \(format(cold, 2)) s | \(format(unchanged * 1000, 1)) ms | \(format(added, 3)) s (\(report.regionsUpdated) updated) | "

@@ -24,10 +24,7 @@ enum OverviewCommand {
                     help: "picture size in points (the sides swap for a frame taller than wide); at most 64 megapixels after --scale",
                     default: { "\($0.request.widthPoints)x\($0.request.heightPoints)" }, parse: parseSize),
                 .number("--scale", value: "S", in: 0.5...4, help: "device pixels per point", into: \.request.scale),
-            ]
-                + BasemapChoice.sourceOptions.map { option in (posterHelp[option.longName].map(option.withHelp) ?? option).lifted(\.basemap) }
-                    .map { $0.longName == "--map-style" ? $0.withDefault("the built-in style for the tiles' schema (OpenMapTiles or Protomaps), light") : $0 }
-                + BasemapChoice.fetchOptions(tileCacheDefault: BasemapChoice.userTileCache()).map { $0.lifted(\.basemap) },
+            ] + basemapOptions,
             description: """
                 Counts, for every pixel, how many of the site's tracks pass through it (each track once,
                 however long it stayed) and draws the counts on a log-like colour ramp over the map-paper
@@ -42,15 +39,25 @@ enum OverviewCommand {
             defaults: OverviewArguments(), finish: { arguments, _ in try finish(arguments) })
     }
 
+    /// `run`'s basemap options, their help told for a poster (`posterHelp`).
+    private static var basemapOptions: [CommandOption<OverviewArguments>] {
+        let light = "the built-in style for the tiles' schema (OpenMapTiles or Protomaps), light"
+        let chosen = BasemapChoice.sourceOptions.map { option in
+            let told = posterHelp[option.longName].map(option.withHelp) ?? option
+            return told.longName == "--map-style" ? told.withDefault(light) : told
+        }
+        return (chosen + BasemapChoice.fetchOptions(tileCacheDefault: BasemapChoice.userTileCache())).map { $0.lifted(\.basemap) }
+    }
+
     /// The basemap options' help where the poster differs from `run`: it keys no image and
     /// writes no page.
     private static let posterHelp = [
         "--basemap": """
-            draw the map under the heat map, faded so the colour ramp reads over it, with its attribution: an .mbtiles or \
-            .pmtiles file of raster or vector tiles, a folder of {z}/{x}/{y} tiles, an http(s) URL template or the URL of a \
-            .pmtiles archive, as for 'run' (the site's own overview has the runs' --basemap under it). Where the source has \
-            no tile the grid shows; tiles that could not be read are named in a warning. 'none' draws the grid
-            """,
+        draw the map under the heat map, faded so the colour ramp reads over it, with its attribution: an .mbtiles or \
+        .pmtiles file of raster or vector tiles, a folder of {z}/{x}/{y} tiles, an http(s) URL template or the URL of a \
+        .pmtiles archive, as for 'run' (the site's own overview has the runs' --basemap under it). Where the source has \
+        no tile the grid shows; tiles that could not be read are named in a warning. 'none' draws the grid
+        """,
         "--attribution": #"the credit drawn in the bottom-right corner ("" for none, only where the licence allows it)"#,
         "--map-style": "the MapLibre style (JSON) a vector basemap is drawn with: its background, fill and line layers (docs/vector-maps.md)",
     ]

@@ -24,7 +24,8 @@ import TrackSynthesis
             root = NSTemporaryDirectory() + "tracksnap-overview-map-\(UUID().uuidString)"
             try FileStore.createDirectories([root])
             mbtiles = root + "/paris.mbtiles"
-            _ = try TileSetMaker.writeMBTiles(mbtiles, kind: .position, boundsLonLat: [2.30, 48.83, 2.40, 48.88], zooms: 14...14, attribution: "© Test Map")
+            _ = try TileSetMaker.writeMBTiles(
+                mbtiles, kind: .position, boundsLonLat: [2.30, 48.83, 2.40, 48.88], zooms: 14...14, attribution: "© Test Map")
             func route(_ id: String, _ points: [(latitude: Double, longitude: Double)]) -> OverviewRoute {
                 OverviewRoute(id: id, latitudeLongitudeSegments: [points], distanceMeters: 3_000, startTime: nil, toleranceGroundMeters: 0)!
             }
