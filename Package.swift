@@ -146,7 +146,10 @@ let package = Package(
             exclude: ["tile_server.py"]),
         .testTarget(
             name: "SnapshotRenderingTests",
-            dependencies: ["SnapshotRendering", "TrackSynthesis", "TileSources", "MapTiles", "VectorTiles", "PNGEncoding", "Raster"]),
+            dependencies: [
+                "SnapshotRendering", "TrackSynthesis", "TileSources", "MapTiles", "VectorTiles", "PNGEncoding", "Raster", "ArchiveOverview",
+                "MapGeometry",
+            ]),
         // The command line: the tests run the built `tracksnap` binary (an executable cannot be imported).
         .testTarget(name: "tracksnapTests"),
         // Processes and files several test targets set up (a loopback tile server, a SQLite lock holder).
