@@ -5,6 +5,8 @@ import Foundation
 import HistoryListing
 import JobQueue
 import MapTiles
+import PNGEncoding
+import Raster
 import StyleFile
 import ThumbnailCache
 import TileSources
@@ -63,7 +65,28 @@ enum OverviewMapBenchmark {
             print(
                 "  \(name) | \(format(cold, 2)) s | \(format(unchanged * 1000, 1)) ms | \(format(added, 3)) s (\(report.regionsUpdated) updated) | "
                     + "\(bytes / 1024) KB" + (report.basemapProblems.isEmpty ? "" : " (problems: \(report.basemapProblems))"))
+            if let map = publisher.basemap { try phases(of: publisher, map: map) }
         }
+    }
+
+    /// Where the time of the region's @2x picture goes: the map (paper, grid, tiles, attribution),
+    /// fading it and painting the counts, encoding.
+    private static func phases(of publisher: OverviewPublisher, map: any OverviewBasemap) throws {
+        let states = try FileStore.listDirectory(publisher.stateDirectory + "/regions").filter { !$0.contains(".") }
+        guard let name = states.first, let region = RegionOverview(stateBytes: try FileStore.readFile(publisher.stateDirectory + "/regions/" + name))
+        else { return }
+        let viewport = region.frame.viewport(scale: region.scales[1])
+        var canvas: Canvas?
+        let drawn = try OverviewBenchmark.timed {
+            canvas = map.draw(viewport: viewport, latitudeDegrees: region.frame.latitudeDegrees, labelScale: 2) { _ in }.canvas
+        }
+        guard var canvas else { return }
+        let heat = try OverviewBenchmark.timed { DensityPainter.paintHeat(region.grids[1], over: &canvas) }
+        var encoder = PalettePNGEncoder()
+        let encoded = try OverviewBenchmark.timed { _ = try encoder.encodeReducingColors(canvas) }
+        print(
+            "    its region's @2x picture (\(viewport.widthPixels)×\(viewport.heightPixels)): map \(format(drawn * 1000, 0)) ms, "
+                + "fade and counts \(format(heat * 1000, 0)) ms, palette PNG \(format(encoded * 1000, 0)) ms")
     }
 
     private static func recordIDs(_ store: ThumbnailStore) throws -> Set<String> {
