@@ -134,7 +134,7 @@ let package = Package(
             name: "BatchRunTests",
             dependencies: [
                 "BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport", "ArchiveOverview",
-                "MapGeometry", "MapTiles", "Raster",
+                "MapGeometry", "MapTiles", "Raster", "StyleFile",
             ],
             exclude: ["disk-full.sh"]),
         .testTarget(

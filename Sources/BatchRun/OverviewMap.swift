@@ -24,6 +24,9 @@ package final class OverviewMap: OverviewBasemap {
     /// See `OverviewBasemap.stamp`.
     package let stamp: String
     private let opener: BasemapOpener
+    /// Whether the source is as kept for a listing, its credentials left out (`Kept`): no tile is
+    /// asked for, a picture to draw is drawn over the grid and said to be not whole.
+    private let sourceWithheld: Bool
     private let warn: @Sendable (String) -> Void
     private let idle = Mutex<[Lent]>([])
     private let warned = Mutex(false)
@@ -36,17 +39,27 @@ package final class OverviewMap: OverviewBasemap {
     }
 
     /// The map of `settings` opened by `opener`; `warn` gets the first problem of the process
-    /// (naming the basemap), for the run's log.
-    package init(settings: BasemapSettings, opener: BasemapOpener, warn: @escaping @Sendable (String) -> Void) {
-        self.settings = settings
+    /// (naming the basemap), for the run's log. `kept` (a listing given no settings) is the map
+    /// the runs kept: its stamp stands for their settings, and a source kept without its
+    /// credentials is not opened.
+    package init(settings: BasemapSettings, opener: BasemapOpener, kept: Kept? = nil, warn: @escaping @Sendable (String) -> Void) {
+        self.settings = kept?.settings ?? settings
         self.opener = opener
         self.warn = warn
-        // "map 1": how the overview fades a map (DensityPainter+Map); raise it when that changes.
-        var hash = SHA256()
-        hash.update("overview map 1\n\(settings)\n")
-        stamp = hash.finalize().hex
+        sourceWithheld = kept?.sourceWithheld ?? false
+        stamp = kept?.stamp ?? Self.stamp(of: settings)
     }
 
+    /// The stamp of `settings`: a digest of every value, the source whole. "map 1" stands for how
+    /// the overview fades a map (`DensityPainter+Map`); raise it when that changes.
+    static func stamp(of settings: BasemapSettings) -> String {
+        var hash = SHA256()
+        hash.update("overview map 1\n\(settings)\n")
+        return hash.finalize().hex
+    }
+
+    /// See `OverviewBasemap.draw`: a failed tile or a source that cannot be opened is a problem;
+    /// tiles the source does not have are not.
     package func draw(viewport: Viewport, latitudeDegrees: Double, labelScale: Double, heat: (inout Canvas) -> Void) -> OverviewMapPicture {
         let lent = borrow()
         defer { idle.withLock { $0.append(lent) } }
@@ -65,6 +78,7 @@ package final class OverviewMap: OverviewBasemap {
         return OverviewMapPicture(canvas: canvas, problems: problems)
     }
 
+    /// See `OverviewBasemap.readsOverNetwork`: a URL template or the URL of a PMTiles archive.
     package var readsOverNetwork: Bool { BasemapOpener.isURL(settings.source) }
 
     /// How many tiles the map of `viewport` reads (the zoom it is drawn at, over the view's
@@ -109,6 +123,11 @@ package final class OverviewMap: OverviewBasemap {
     /// opened gives a backdrop of paper and grid, and the reason).
     private func borrow() -> Lent {
         if let kept = idle.withLock({ $0.popLast() }) { return kept }
+        if sourceWithheld {
+            let problem =
+                "the runs' basemap '\(settings.source)' has credentials, which TrackSnap keeps nowhere: give 'tracksnap listing' the runs' --basemap to draw it"
+            return Lent(backdrop: MapBackdrop(withoutTiles: settings), openProblem: problem)
+        }
         do {
             let tiles = try opener.open(settings)
             do {
@@ -119,30 +138,5 @@ package final class OverviewMap: OverviewBasemap {
         } catch {
             return Lent(backdrop: MapBackdrop(withoutTiles: settings), openProblem: "the overview's basemap: \(error)")
         }
-    }
-}
-
-extension OverviewMap {
-    /// Where a run keeps the basemap its overview was drawn over, so that a `listing` given no
-    /// settings (the fan-in of sharded runs) draws the same map: `Output/.tracksnap/overview-basemap.json`,
-    /// 0600. The source is kept whole (a URL template's key too): `.tracksnap/` already holds
-    /// every track's route and is never served (docs/site.md).
-    static func recordPath(_ store: ThumbnailStore) -> String { store.stateDirectory + "/overview-basemap.json" }
-
-    /// Keeps `settings` (nil removes what was kept) when it differs from what is kept.
-    package static func record(_ settings: BasemapSettings?, in store: ThumbnailStore) throws(FileError) {
-        let path = recordPath(store)
-        guard let settings else { return try FileStore.remove(path) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let bytes = try? Array(encoder.encode(settings)) else { return }
-        if (try? FileStore.readFile(path, maximumBytes: 8 << 20)) == bytes { return }
-        try FileStore.writeAtomically(bytes, to: path, permissions: 0o600)
-    }
-
-    /// The basemap the runs kept (`record`); nil when they drew none or nothing is kept.
-    package static func recorded(in store: ThumbnailStore) -> BasemapSettings? {
-        guard let bytes = try? FileStore.readFile(recordPath(store), maximumBytes: 8 << 20) else { return nil }
-        return try? JSONDecoder().decode(BasemapSettings.self, from: Data(bytes))
     }
 }

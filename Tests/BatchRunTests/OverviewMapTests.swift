@@ -5,7 +5,9 @@ import Foundation
 import MapGeometry
 import MapTiles
 import Raster
+import StyleFile
 import Testing
+import ThumbnailCache
 import TrackSynthesis
 
 /// The run's basemap under an overview picture (`OverviewMap`): map pixels where no track
@@ -127,5 +129,32 @@ import TrackSynthesis
         var colors: Set<RGBAColor> = []
         for y in 0..<picture.canvas.height { for x in 0..<picture.canvas.width { colors.insert(picture.canvas.color(x: x, y: y)) } }
         #expect(colors.count < 12, "\(colors.count)")
+    }
+
+    /// What a run keeps for a listing given no settings: the map's stamp as the run made it, and
+    /// a URL template without its credentials, which the listing then does not ask for tiles.
+    @Test func aKeptMapStandsForTheRunsAndKeepsNoCredentials() throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(atPath: scene.root) }
+        let store = ThumbnailStore(root: scene.root + "/Output", settings: ThumbnailSettings())
+        try store.prepare()
+        try OverviewMap.record(scene.settings, in: store)
+        let kept = try #require(OverviewMap.recorded(in: store))
+        #expect(kept.settings == scene.settings && !kept.sourceWithheld && kept.stamp == scene.map(scene.settings).stamp)
+
+        var secret = scene.settings
+        secret.source = "http://tileuser:PASSWORD-xyz@127.0.0.1:9/{z}/{x}/{y}.png?api_key=SECRET-abc"
+        try OverviewMap.record(secret, in: store)
+        let text = String(decoding: try FileStore.readFile(scene.root + "/Output/.tracksnap/overview-basemap.json"), as: UTF8.self)
+        #expect(!text.contains("PASSWORD-xyz") && !text.contains("SECRET-abc") && !text.contains("tileuser"), "\(text)")
+        let withheld = try #require(OverviewMap.recorded(in: store))
+        #expect(withheld.sourceWithheld && withheld.stamp == scene.map(secret).stamp)
+        var configuration = RunConfiguration()
+        configuration.jobsDirectory = scene.root + "/Jobs"
+        let map = configuration.makeOverviewMap(withheld.settings, kept: withheld)
+        #expect(map.stamp == scene.map(secret).stamp)
+        let viewport = scene.region.frame.viewport(scale: 1)
+        let picture = map.draw(viewport: viewport, latitudeDegrees: scene.region.frame.latitudeDegrees, labelScale: 1) { _ in }
+        #expect(picture.problems.count == 1 && picture.problems[0].contains("--basemap"), "\(picture.problems)")
     }
 }
