@@ -119,7 +119,8 @@ raster-tiles: vector-tiles
 	/usr/bin/python3 scripts/raster-tiles-from-vector.py .bench/raster/liechtenstein-osm.mbtiles --vector .bench/vector/liechtenstein.mbtiles
 
 ## Regenerate the golden images on purpose (tests compare against them with a stated tolerance):
-## GoldenImageTests (tracks on the grid) and VectorGoldenImageTests (the built-in map styles over Vaduz).
+## GoldenImageTests (tracks on the grid), VectorGoldenImageTests (the built-in map styles over Vaduz) and
+## OverviewGoldenImageTests (a heat map over the Vaduz map).
 golden: deps
 	TRACKSNAP_WRITE_GOLDEN=1 $(SWIFT) test --filter GoldenImageTests
 

@@ -90,7 +90,7 @@ let package = Package(
             name: "BatchRun",
             dependencies: [
                 "JobQueue", "ThumbnailCache", "StyleFile", "HistoryListing", "SnapshotRendering", "MapTiles", "FileStore", "ContentHash",
-                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel", "SystemMalloc",
+                "TileSources", "ArchiveOverview", "TrackCleaning", "TrackModel", "SystemMalloc", "MapGeometry", "Raster",
             ]),
         .target(
             name: "TrackSynthesis",
@@ -105,7 +105,7 @@ let package = Package(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
-                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles", "ArchiveOverview",
+                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles", "ArchiveOverview", "PNGEncoding", "Raster",
             ]),
 
         .testTarget(
@@ -132,7 +132,10 @@ let package = Package(
         .testTarget(name: "ArchiveOverviewTests", dependencies: ["ArchiveOverview", "MapGeometry", "Raster", "PNGEncoding"]),
         .testTarget(
             name: "BatchRunTests",
-            dependencies: ["BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport"],
+            dependencies: [
+                "BatchRun", "JobQueue", "ThumbnailCache", "HistoryListing", "TrackSynthesis", "FileStore", "TestSupport", "ArchiveOverview",
+                "MapGeometry", "MapTiles", "Raster", "StyleFile",
+            ],
             exclude: ["disk-full.sh"]),
         .testTarget(
             name: "TileSourcesTests",
@@ -143,7 +146,10 @@ let package = Package(
             exclude: ["tile_server.py"]),
         .testTarget(
             name: "SnapshotRenderingTests",
-            dependencies: ["SnapshotRendering", "TrackSynthesis", "TileSources", "MapTiles", "VectorTiles", "PNGEncoding", "Raster"]),
+            dependencies: [
+                "SnapshotRendering", "TrackSynthesis", "TileSources", "MapTiles", "VectorTiles", "PNGEncoding", "Raster", "ArchiveOverview",
+                "MapGeometry",
+            ]),
         // The command line: the tests run the built `tracksnap` binary (an executable cannot be imported).
         .testTarget(name: "tracksnapTests"),
         // Processes and files several test targets set up (a loopback tile server, a SQLite lock holder).

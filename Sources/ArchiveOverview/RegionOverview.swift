@@ -78,6 +78,16 @@ package struct RegionOverview: Sendable {
             grids[scaleIndex], viewport: frame.viewport(scale: scales[scaleIndex]), latitudeDegrees: frame.latitudeDegrees,
             scale: scales[scaleIndex], gridStyle: gridStyle, ramp: ramp)
     }
+
+    /// The picture at `scales[scaleIndex]` over `basemap`'s map as PNG bytes, with the map's
+    /// problems; `labelScale` is the picture's nominal scale (`OverviewBasemap.draw`).
+    package func png(
+        scaleIndex: Int, labelScale: Double, basemap: any OverviewBasemap, ramp: DensityRamp = DensityRamp()
+    ) throws(PNGError) -> (png: [UInt8], problems: [String]) {
+        try DensityPainter.png(
+            grids[scaleIndex], viewport: frame.viewport(scale: scales[scaleIndex]), latitudeDegrees: frame.latitudeDegrees,
+            labelScale: labelScale, ramp: ramp, basemap: basemap)
+    }
 }
 
 /// The smallest rectangle holding both.

@@ -1,6 +1,7 @@
 import FileStore
 import HistoryListing
 import JobQueue
+import MapTiles
 import StyleFile
 import ThumbnailCache
 import TileSources
@@ -106,7 +107,14 @@ package struct RunConfiguration: Sendable, Equatable, Codable {
         var builder = ListingBuilder(queue: makeQueue(), store: makeStore())
         builder.pageSize = listingPageSize
         builder.overviewRegions = settings.overviewRegions
+        builder.overviewBasemap = renderSettings().options.basemap.map { makeOverviewMap($0) }
         return builder
+    }
+
+    /// The overview's map of `basemap` (`OverviewMap`; `kept`: the runs' map, for a listing given
+    /// no settings), its tiles opened as the run's are; its first problem goes to standard error.
+    package func makeOverviewMap(_ basemap: BasemapSettings, kept: OverviewMap.Kept? = nil) -> OverviewMap {
+        OverviewMap(settings: basemap, opener: makeBasemapOpener(), kept: kept) { StandardError.write("tracksnap: overview: \($0)\n") }
     }
 
     /// The second fence under the memory ceiling: each worker's data segment (heap and private

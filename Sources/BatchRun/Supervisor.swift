@@ -225,6 +225,7 @@ package final class Supervisor {
     private func requeueIfSettingsChanged() throws(FileError) {
         // What the settings are, in words, beside their fingerprint: a listing names what differs.
         try RecordedSettings.recordDescription(of: renderer.settings, in: store)
+        try OverviewMap.record(renderer.settings.options.basemap, in: store)
         let stamp = store.fingerprint.hex
         let previous = (try? FileStore.readFile(store.settingsStampPath, maximumBytes: 256)).map { String(decoding: $0, as: UTF8.self) }
         guard previous != stamp else { return }

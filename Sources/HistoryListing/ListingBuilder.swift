@@ -82,6 +82,9 @@ package struct ListingBuilder: Sendable {
     /// keeps the ones the last refresh given some used. Default: nil.
     package var overviewRegions: [NamedRegion]?
 
+    /// The map under the overview's pictures (`OverviewPublisher.basemap`); nil: the grid. Default: nil.
+    package var overviewBasemap: (any OverviewBasemap)?
+
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
     /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
     /// a wish to empty the site, and a refresh would otherwise delete every image and page.
@@ -145,6 +148,7 @@ package struct ListingBuilder: Sendable {
         func refreshOverview() throws(FileError) {
             var publisher = OverviewPublisher(store: store)
             publisher.namedRegions = overviewRegions
+            publisher.basemap = overviewBasemap
             overview = try publisher.refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex) { id in
                 listing().cache.entries[id].map(Self.overviewTrack)
             }
@@ -176,7 +180,12 @@ package struct ListingBuilder: Sendable {
             prunePending = FileStore.exists(prunePendingPath)
             // Keeps the snapshots up to date (they settle), so the next refresh need not read done/.
             if report.pagesRemoved > 0 { newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory) }
-            if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true { try newStamp.save(stampPath) }
+            // An overview whose map was not whole is drawn again by the next refresh: no stamp.
+            if !overview.basemapProblems.isEmpty {
+                try FileStore.remove(stampPath)
+            } else if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true {
+                try newStamp.save(stampPath)
+            }
         } else {
             let rebuilt = try rebuild(
                 scan, listed: listing(), site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report,
@@ -187,7 +196,7 @@ package struct ListingBuilder: Sendable {
             // Pages written or removed: the folder as it is now, which the next refresh checks
             // page by page unless it has settled by then.
             newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory)
-            try saveStamp(newStamp, complete: report.unpublished == 0)
+            try saveStamp(newStamp, complete: report.unpublished == 0 && overview.basemapProblems.isEmpty)
             prunePending = true
         }
         // Appended to only when a job came, went or changed (100,000 lines cost ~0.2 s to write).

@@ -28,6 +28,8 @@ package struct OverviewPoster {
         package var heightPoints = 2000
         /// Device pixels per point. Default: 1.
         package var scale = 1.0
+        /// The map drawn under the heat map, with its attribution; nil: the grid paper. Default: nil.
+        package var basemap: (any OverviewBasemap)?
 
         /// A request with the defaults.
         package init() {}
@@ -35,6 +37,16 @@ package struct OverviewPoster {
 
     /// The most pixels a poster may have: 64 megapixels (the counts take 4 bytes a pixel).
     package static let maximumPixels = 64 << 20
+    /// The most tiles the map under a poster may read from a file or folder: 4,096. A
+    /// 64-megapixel poster of 256-pixel tiles reads about 1,000–2,000 (its pixels over a tile's
+    /// 65,536, up to twice that between zooms), so this stops only sources of smaller tiles, whose
+    /// decoded tiles would pass a gigabyte.
+    package static let maximumMapTiles = 4_096
+    /// The most tiles the map under a poster may fetch over the network: 512, a poster of
+    /// 16–32 megapixels. Tile servers' usage policies (OpenStreetMap's among them) forbid bulk
+    /// downloads, and a 64-megapixel poster is a city's worth of tiles; draw larger posters from
+    /// a local MBTiles or PMTiles file.
+    package static let maximumRemoteMapTiles = 512
 
     /// The picture drawn and what went into it.
     package struct Poster {
@@ -47,6 +59,8 @@ package struct OverviewPoster {
         package var tracksWithoutRoute: Int
         /// The picture's size in device pixels.
         package var widthPixels: Int, heightPixels: Int
+        /// Why part of the map is missing (`OverviewMapPicture.problems`); empty without a map.
+        package var mapProblems: [String] = []
     }
 
     /// Why no poster could be drawn.
@@ -89,13 +103,29 @@ package struct OverviewPoster {
         var overview = RegionOverview(frame: RegionFrame(fitting: bounds, options: options), scales: [request.scale])
         for route in routes { overview.add(route) }
         let viewport = overview.frame.viewport(scale: request.scale)
+        if let basemap = request.basemap, let tiles = basemap.tileCount(viewport: viewport, labelScale: request.scale) {
+            let limit = basemap.readsOverNetwork ? maximumRemoteMapTiles : maximumMapTiles
+            guard tiles <= limit else {
+                let remote = basemap.readsOverNetwork ? " from a tile server (a local .mbtiles or .pmtiles file allows \(maximumMapTiles))" : ""
+                throw Problem(
+                    description:
+                        "the map under a \(viewport.widthPixels)x\(viewport.heightPixels)-pixel poster would read \(tiles) tiles; at most \(limit)\(remote): ask for a smaller --size or --scale"
+                )
+            }
+        }
+        var poster = Poster(
+            png: [], trackCount: routes.count, tracksWithoutRoute: withoutRoute, widthPixels: viewport.widthPixels,
+            heightPixels: viewport.heightPixels)
         do {
-            return Poster(
-                png: try overview.png(scaleIndex: 0), trackCount: routes.count, tracksWithoutRoute: withoutRoute,
-                widthPixels: viewport.widthPixels, heightPixels: viewport.heightPixels)
+            if let basemap = request.basemap {
+                (poster.png, poster.mapProblems) = try overview.png(scaleIndex: 0, labelScale: request.scale, basemap: basemap)
+            } else {
+                poster.png = try overview.png(scaleIndex: 0)
+            }
         } catch {
             throw Problem(description: "the poster could not be encoded: \(error)")
         }
+        return poster
     }
 
     /// The ids of the tracks `index.json` lists, through its parts.

@@ -44,7 +44,8 @@ extension OverviewPublisher {
         }
         // Each year's picture has the region's frame: the same streets in the same place, year after
         // year. A region of one year shows its own picture for that year: it would be the same.
-        var jobs = [PictureJob(plan: plan, shape: shape, digest: OverviewRegionIndex.digest(plan, scales: shape.allScales))]
+        let mapStamp = basemap?.stamp
+        var jobs = [PictureJob(plan: plan, shape: shape, digest: OverviewRegionIndex.digest(plan, scales: shape.allScales, basemapStamp: mapStamp))]
         let years = membersByYear.keys.sorted()
         let oneYear = years.count == 1 && cards.count == plan.members.count
         for year in years where !oneYear {
@@ -52,7 +53,8 @@ extension OverviewPublisher {
             yearShape.stem = stem + ".\(year)"
             yearShape.thumbnailScales = []
             let yearPlan = RegionPlan(id: plan.id, members: membersByYear[year]!, frame: plan.frame, named: plan.named)
-            jobs.append(PictureJob(plan: yearPlan, shape: yearShape, digest: OverviewRegionIndex.digest(yearPlan, scales: yearShape.allScales)))
+            let yearDigest = OverviewRegionIndex.digest(yearPlan, scales: yearShape.allScales, basemapStamp: mapStamp)
+            jobs.append(PictureJob(plan: yearPlan, shape: yearShape, digest: yearDigest))
         }
         let pictures = try publishPictures(jobs, work: &work)
         var region = OverviewPage.Region(picture: pictures[0], name: plan.named?.name)
@@ -90,23 +92,29 @@ extension OverviewPublisher {
             return kept.picture
         }
         let pending = jobs.indices.filter { pictures[$0] == nil }
-        let results = Mutex<[Int: Result<(OverviewPage.Picture, RegionUpdate), FileError>]>([:])
+        let keptDigests = pending.map { work.regionIndex.entries[jobs[$0].shape.stem]?.digest }
+        let results = Mutex<[Int: Result<DrawnPicture, FileError>]>([:])
         let records = work.records
         DispatchQueue.concurrentPerform(iterations: pending.count) { position in
             let index = pending[position]
-            let result = Result { () throws(FileError) in try drawPicture(jobs[index], records: records) }
+            let result = Result { () throws(FileError) in try drawPicture(jobs[index], keptDigest: keptDigests[position], records: records) }
             results.withLock { $0[index] = result }
         }
         let drawn = results.withLock { $0 }
         for index in pending {
-            let (picture, update) = try drawn[index]!.get()
+            let (picture, update, problems) = try drawn[index]!.get()
+            for problem in problems where work.report.basemapProblems.count < 5 && !work.report.basemapProblems.contains(problem) {
+                work.report.basemapProblems.append(problem)
+            }
             switch update {
             case .unchanged: break
             case .incremental: work.report.regionsUpdated += 1
             case .rebuilt: work.report.regionsRebuilt += 1
             }
             if update != .unchanged { work.report.newest = String(picture.stem.prefix { $0 != "." }) }
-            work.regionIndex.entries[picture.stem] = OverviewRegionIndex.Entry(digest: jobs[index].digest, picture: picture)
+            // A picture whose map is not whole keeps a digest no plan has: the next refresh draws it again.
+            let digest = problems.isEmpty ? jobs[index].digest : "incomplete map"
+            work.regionIndex.entries[picture.stem] = OverviewRegionIndex.Entry(digest: digest, picture: picture)
             pictures[index] = picture
         }
         return pictures.map { $0! }
@@ -117,18 +125,36 @@ extension OverviewPublisher {
         (shape.images + shape.thumbnails).map { store.root + "/" + $0.path }
     }
 
+    /// A picture drawn: what the pages show of it, how its counts changed, and why part of its
+    /// map is missing (`OverviewMapPicture.problems`).
+    typealias DrawnPicture = (picture: OverviewPage.Picture, update: RegionUpdate, problems: [String])
+
     /// One picture brought to its plan from its kept counts (`OverviewAtlas.update`), its images
-    /// drawn and written, then its counts.
-    func drawPicture(_ job: PictureJob, records: SharedRecords) throws(FileError) -> (OverviewPage.Picture, RegionUpdate) {
+    /// drawn and written, then its counts. Its images are drawn again when its counts changed,
+    /// an image is missing, or (over a map, whose pixels the counts do not decide) the digest
+    /// they were drawn under (`keptDigest`) is not the job's: another map, or one not whole.
+    func drawPicture(_ job: PictureJob, keptDigest: String?, records: SharedRecords) throws(FileError) -> DrawnPicture {
         let statePath = regionsDirectory + "/" + job.shape.stem
         let imagePaths = imagePaths(job.shape)
         let previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
         let (region, update) = OverviewAtlas.update(previous, to: job.plan, scales: job.shape.allScales) { records.route($0) }
-        if update != .unchanged || !imagePaths.allSatisfy(FileStore.exists) {
+        // Drawn over another map (or over the grid) when the kept digest differs and a map is
+        // involved now or was then; without a map the counts alone decide the pixels.
+        let mapChanged = keptDigest.map { $0 != job.digest } ?? (basemap != nil)
+        var problems: [String] = []
+        if update != .unchanged || mapChanged || !imagePaths.allSatisfy(FileStore.exists) {
+            // The nominal scale of each image (a thumbnail's letters are a 320-point image's).
+            let labelScales = (job.shape.images + job.shape.thumbnails).map(\.scale)
             var files: [(bytes: [UInt8], path: String)] = []
             for (index, path) in imagePaths.enumerated() {
                 do {
-                    files.append((try region.png(scaleIndex: index), path))
+                    if let basemap {
+                        let drawn = try region.png(scaleIndex: index, labelScale: labelScales[index], basemap: basemap)
+                        files.append((drawn.png, path))
+                        problems += drawn.problems.filter { !problems.contains($0) }
+                    } else {
+                        files.append((try region.png(scaleIndex: index), path))
+                    }
                 } catch {
                     throw FileError("encode the overview picture", path, code: 0, reason: error.description)
                 }
@@ -139,7 +165,7 @@ extension OverviewPublisher {
         var picture = job.shape
         picture.trackCount = region.trackCount
         picture.distanceMeters = region.distanceMeters
-        return (picture, update)
+        return (picture, update, problems)
     }
 
     /// Whether the page, the part, the pages of `years` and every kept picture's images (and each

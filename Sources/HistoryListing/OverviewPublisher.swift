@@ -35,6 +35,10 @@ package struct OverviewPublisher {
     /// `options.namedRegions` and are kept for later refreshes; nil: the ones kept (a `listing`
     /// given no style lists as the runs did). Default: nil.
     package var namedRegions: [NamedRegion]?
+    /// The map drawn under every picture (the run's basemap); nil draws them over the grid paper.
+    /// Its stamp is part of each picture's digest and of the refresh's stamp, so a change of map
+    /// draws every picture again. Default: nil.
+    package var basemap: (any OverviewBasemap)?
 
     /// A publisher for `store`'s site.
     package init(store: ThumbnailStore) { self.store = store }
@@ -64,6 +68,9 @@ package struct OverviewPublisher {
         package var tracksWithoutRoute = 0
         /// The file stem of the last region drawn (updated or rebuilt); empty when none was.
         package var newest = ""
+        /// Why part of a picture's map is missing (the basemap's file named), one line each, at
+        /// most 5; those pictures are drawn again by the next refresh. Empty without a basemap.
+        package var basemapProblems: [String] = []
     }
 
     /// What the overview's pages need of a listed track from the listing: the year it is filed
@@ -106,7 +113,7 @@ package struct OverviewPublisher {
         let keptNamed = keptNamedRegions()
         var options = self.options
         options.namedRegions = namedRegions ?? keptNamed
-        let stamp = Self.stampText(listed, inputStamp: inputStamp, options: options)
+        let stamp = Self.stampText(listed, inputStamp: inputStamp, options: options, basemapStamp: basemap?.stamp)
         let kept = (try? FileStore.readFile(stampPath, maximumBytes: 1 << 16)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let keptLines = kept.split(separator: "\n", omittingEmptySubsequences: false)
         if keptLines.first.map(String.init) == stamp, let states = try? FileStore.listDirectory(regionsDirectory),
@@ -164,16 +171,17 @@ package struct OverviewPublisher {
         if catalogChanged { state.insert((catalog.bytes(), catalogPath), at: 0) }
         // The stamp names the years, so an unchanged refresh can check their pages are there.
         let stampFile = ([stamp] + sortedYears.map(String.init)).joined(separator: "\n")
-        if complete { state.append((Array(stampFile.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
+        if complete && report.basemapProblems.isEmpty { state.append((Array(stampFile.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
         try FileStore.writeAtomically(state, permissions: 0o600)
         return report
     }
 
-    /// The stamp of a refresh's inputs: the options and every listed key (or `inputStamp`, which
-    /// stands for them).
-    private static func stampText(_ listed: Set<String>, inputStamp: String?, options: OverviewOptions) -> String {
+    /// The stamp of a refresh's inputs: the options, the basemap's stamp and every listed key (or
+    /// `inputStamp`, which stands for them).
+    private static func stampText(_ listed: Set<String>, inputStamp: String?, options: OverviewOptions, basemapStamp: String?) -> String {
         var hash = SHA256()
         hash.update("overview 2 \(options)\n")
+        if let basemapStamp { hash.update("basemap \(basemapStamp)\n") }
         if let inputStamp {
             hash.update(inputStamp + "\n")
         } else {

@@ -23,9 +23,11 @@ struct OverviewRegionIndex {
     /// The digest each region page was written from, by region stem.
     var pages: [String: String] = [:]
 
-    /// The digest of a planned region drawn at `scales`.
-    static func digest(_ plan: RegionPlan, scales: [Double]) -> String {
+    /// The digest of a planned region drawn at `scales`, over the map of `basemapStamp`
+    /// (`OverviewBasemap.stamp`; nil: over the grid).
+    static func digest(_ plan: RegionPlan, scales: [Double], basemapStamp: String? = nil) -> String {
         var hash = SHA256()
+        if let basemapStamp { hash.update("basemap \(basemapStamp)\n") }
         let frame = plan.frame
         let numbers = [frame.mapRect.minX, frame.mapRect.minY, frame.mapRect.maxX, frame.mapRect.maxY, frame.latitudeDegrees] + scales
         hash.update("\(frame.widthPoints) \(frame.heightPoints) " + numbers.map { String($0.bitPattern, radix: 16) }.joined(separator: " ") + "\n")

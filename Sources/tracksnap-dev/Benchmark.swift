@@ -32,6 +32,7 @@ enum Benchmark {
         if section == "readers" { return try ReaderBenchmark.run(work: work, runs: 5) }
         if section == "listing" { return try ListingBenchmark.run(work: work) }
         if section == "overview" { return try OverviewBenchmark.run(work: work) }
+        if section == "overview-map" { return try OverviewMapBenchmark.run(work: work) }
         if section == "product" { return try ProductBenchmark.run(work: work, runs: runs) }
         if section == "basemap" { return try BasemapBenchmark.run(work: work, trackCount: min(200, runs)) }
         if section == "vector" { return try VectorBenchmark.run(work: work, runs: queueRuns) }

@@ -35,7 +35,8 @@ enum DevHelp {
             "render FILE COUNT times at WIDTH points (4:3) and SCALE, for profilers (WIDTH 0: the four default images)"
         ),
         (
-            "bench", "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|vector|raster|readers|queue|listing|overview]",
+            "bench",
+            "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|vector|raster|readers|queue|listing|overview|overview-map]",
             "the render and batch benchmarks (make bench; release build)"
         ),
         (

@@ -175,7 +175,7 @@ enum OverviewBenchmark {
     private static func ms(_ seconds: Double) -> String { format(seconds * 1000, 0) + " ms" }
 
     /// Decodes one generated file, makes its route and record as a worker would, and puts its job in done/.
-    private static func record(_ file: (name: String, contents: String), store: ThumbnailStore, queue: JobQueue) throws -> (
+    static func record(_ file: (name: String, contents: String), store: ThumbnailStore, queue: JobQueue) throws -> (
         routeSeconds: Double, routeBytes: Int, fixes: Int
     ) {
         let bytes = Array(file.contents.utf8)
@@ -205,7 +205,7 @@ enum OverviewBenchmark {
         return Double(usage.ru_maxrss) / 1024
     }
 
-    private static func timed(_ body: () throws -> Void) throws -> Double {
+    static func timed(_ body: () throws -> Void) throws -> Double {
         let start = ContinuousClock.now
         try body()
         return seconds(ContinuousClock.now - start)

@@ -10,7 +10,7 @@ struct CommandOption<Settings> {
     /// The value's name in the usage and help (`DIR`, `light|dark`); nil for a flag.
     let valueName: String?
     /// What the option does; the range and the default are appended by `helpLine`.
-    let help: String
+    var help: String
     /// The allowed values, as the help states them (`0...3600 seconds`); nil when any value goes.
     let rangeText: String?
     /// The default as the help states it, read from the command's default settings; nil for none.
@@ -59,6 +59,14 @@ struct CommandOption<Settings> {
     func withDefault(_ shown: String) -> CommandOption {
         var copy = self
         copy.defaultText = { _ in shown }
+        return copy
+    }
+
+    /// This option with another help text (a shared option that means less in one command:
+    /// `overview`'s `--basemap` keys no image).
+    func withHelp(_ help: String) -> CommandOption {
+        var copy = self
+        copy.help = help
         return copy
     }
 

@@ -1,3 +1,4 @@
+import BatchRun
 import FileStore
 import HistoryListing
 
@@ -23,17 +24,43 @@ enum OverviewCommand {
                     help: "picture size in points (the sides swap for a frame taller than wide); at most 64 megapixels after --scale",
                     default: { "\($0.request.widthPoints)x\($0.request.heightPoints)" }, parse: parseSize),
                 .number("--scale", value: "S", in: 0.5...4, help: "device pixels per point", into: \.request.scale),
-            ],
+            ] + basemapOptions,
             description: """
                 Counts, for every pixel, how many of the site's tracks pass through it (each track once,
                 however long it stayed) and draws the counts on a log-like colour ramp over the map-paper
-                grid, as the site's overview page does, at a size for printing. It reads the site's
+                grid, or with --basemap over that map (faded, so the ramp reads over it) with its
+                attribution, as the site's overview page does, at a size for printing; the map may read
+                at most 4096 tiles from a file (a 64-megapixel poster reads about 1000-2000) and 512
+                from a tile server (whose usage policy forbids bulk downloads). It reads the site's
                 index.json and each track's kept route from its record (no track file is read), writes
                 FILE.png atomically and changes nothing in the site. Tracks rendered before the overview
                 existed have no kept route and are counted as missing.
                 """,
             defaults: OverviewArguments(), finish: { arguments, _ in try finish(arguments) })
     }
+
+    /// `run`'s basemap options, their help told for a poster (`posterHelp`).
+    private static var basemapOptions: [CommandOption<OverviewArguments>] {
+        let light = "the built-in style for the tiles' schema (OpenMapTiles or Protomaps), light"
+        let chosen = BasemapChoice.sourceOptions.map { option in
+            let told = posterHelp[option.longName].map(option.withHelp) ?? option
+            return told.longName == "--map-style" ? told.withDefault(light) : told
+        }
+        return (chosen + BasemapChoice.fetchOptions(tileCacheDefault: BasemapChoice.userTileCache())).map { $0.lifted(\.basemap) }
+    }
+
+    /// The basemap options' help where the poster differs from `run`: it keys no image and
+    /// writes no page.
+    private static let posterHelp = [
+        "--basemap": """
+        draw the map under the heat map, faded so the colour ramp reads over it, with its attribution: an .mbtiles or \
+        .pmtiles file of raster or vector tiles, a folder of {z}/{x}/{y} tiles, an http(s) URL template or the URL of a \
+        .pmtiles archive, as for 'run' (the site's own overview has the runs' --basemap under it). Where the source has \
+        no tile the grid shows; tiles that could not be read are named in a warning. 'none' draws the grid
+        """,
+        "--attribution": #"the credit drawn in the bottom-right corner ("" for none, only where the licence allows it)"#,
+        "--map-style": "the MapLibre style (JSON) a vector basemap is drawn with: its background, fill and line layers (docs/vector-maps.md)",
+    ]
 
     /// Draws the poster and writes it.
     static func run(_ request: OverviewRequest) throws -> ExitStatus {
@@ -48,6 +75,7 @@ enum OverviewCommand {
         } catch {
             throw OutputFileError(path: request.posterPath, error: error)
         }
+        for problem in poster.mapProblems { StandardError.write("tracksnap: overview: warning: \(problem)\n") }
         let missing = poster.tracksWithoutRoute > 0 ? "; \(poster.tracksWithoutRoute) matching track(s) have no kept route" : ""
         print("\(request.posterPath): \(poster.trackCount) track(s), \(poster.widthPixels)x\(poster.heightPixels) pixels\(missing)")
         return .success
@@ -59,6 +87,12 @@ enum OverviewCommand {
         let pixels = Double(poster.widthPoints) * Double(poster.heightPoints) * poster.scale * poster.scale
         guard pixels <= Double(OverviewPoster.maximumPixels) else {
             throw UsageError(message: "--size and --scale ask for \(Int(pixels / 1_048_576)) megapixels; at most 64")
+        }
+        if let settings = try arguments.basemap.resolve(over: nil) {
+            let opener = arguments.basemap.opener(fallbackCache: BasemapChoice.userTileCache(), version: TrackSnapVersion.string)
+            try BasemapChoice.check(settings, opener: opener)
+            // Its problems come back with the poster (`mapProblems`), printed once below.
+            poster.basemap = OverviewMap(settings: settings, opener: opener) { _ in }
         }
         return .overview(OverviewRequest(poster: poster, posterPath: arguments.posterPath))
     }
@@ -101,6 +135,8 @@ struct OverviewArguments {
     var posterPath = "overview-poster.png"
     /// `--year`.
     var year: Int?
+    /// `--basemap`, `--map-style` and the other basemap options: the map under the poster.
+    var basemap = BasemapChoice()
 }
 
 /// `tracksnap overview`, parsed.

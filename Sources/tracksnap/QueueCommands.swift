@@ -144,8 +144,10 @@ enum QueueCommands {
         if let recorded = RecordedSettings.load(builder.store) {
             if !configuration.listingSettingsGiven {
                 builder.fingerprint = recorded.fingerprint
-                // The overview's named regions, too, are the ones the runs used (kept by the overview).
+                // The overview's named regions, too, are the ones the runs used (kept by the overview),
+                // and so is its map.
                 builder.overviewRegions = nil
+                builder.overviewBasemap = OverviewMap.recorded(in: builder.store).map { configuration.makeOverviewMap($0.settings, kept: $0) }
             } else if !configuration.overridesRecordedSettings {
                 let differences = recorded.differences(from: configuration.renderSettings())
                 if !differences.isEmpty {

@@ -1,0 +1,95 @@
+import ArchiveOverview
+import BatchRun
+import FileStore
+import Foundation
+import HistoryListing
+import JobQueue
+import MapTiles
+import PNGEncoding
+import Raster
+import StyleFile
+import ThumbnailCache
+import TileSources
+import TrackSynthesis
+
+/// `bench --section overview-map`: what a basemap under the overview costs. 1,000 generated loops
+/// over Vaduz, recorded as a worker does, then the overview published from the records over the
+/// grid and over each map of `TRACKSNAP_BENCH_MAPS` (comma-separated sources; e.g. the bench's
+/// raster and vector Liechtenstein tiles): cold (every picture drawn), unchanged (the stamp), one
+/// new track (its region's pictures and its year's drawn again), and the pictures' bytes.
+enum OverviewMapBenchmark {
+    /// Where the tracks go: Vaduz and the Rhine valley, [west, south, east, north] degrees.
+    static let bounds = [9.49, 47.10, 9.57, 47.18]
+
+    static func run(work: String, tracks: Int = 1_000) throws {
+        let root = work + "/overview-map-\(tracks)"
+        try? FileManager.default.removeItem(atPath: root)
+        let queue = JobQueue(root: root + "/Jobs")
+        let store = ThumbnailStore(root: root + "/Output", settings: ThumbnailSettings())
+        try queue.prepare()
+        try store.prepare()
+        let outline = RegionTracks.outline(boundsLonLat: bounds)
+        for file in RegionTracks.files(outlineLonLat: outline, count: tracks, seed: 7100) {
+            _ = try OverviewBenchmark.record((file.name, file.contents), store: store, queue: queue)
+        }
+        let listed = try recordIDs(store)
+        let newFile = RegionTracks.files(outlineLonLat: outline, count: 1, seed: 99)[0]
+        _ = try OverviewBenchmark.record(("new-" + newFile.name, newFile.contents), store: store, queue: queue)
+        let withNew = try recordIDs(store)
+        let maps = (ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_MAPS"] ?? "").split(separator: ",").map(String.init)
+        print("\nOverview over a map: \(tracks) generated tracks over Vaduz (release build; pictures drawn a core at a time)")
+        print("  map | cold | unchanged | one new track | pictures' bytes")
+        for source in [nil] + maps.map(Optional.some) {
+            try? FileManager.default.removeItem(atPath: store.stateDirectory + "/overview")
+            try? FileManager.default.removeItem(atPath: store.root + "/overview")
+            var publisher = OverviewPublisher(store: store)
+            if let source {
+                var settings = BasemapSettings(source: source)
+                settings.contentStamp = BasemapOpener.contentStamp(of: source)
+                publisher.basemap = OverviewMap(settings: settings, opener: BasemapOpener(tileCacheDirectory: root + "/tile-cache")) {
+                    print("  warning: \($0)")
+                }
+            }
+            var listing: [String: OverviewPublisher.ListedTrack] = [:]
+            for id in withNew { listing[id] = publisher.listedTrack(id) }
+            let cold = try OverviewBenchmark.timed { _ = try publisher.refresh(listed: listed) { listing[$0] } }
+            let unchanged = try OverviewBenchmark.timed { _ = try publisher.refresh(listed: listed) { listing[$0] } }
+            var report: OverviewPublisher.Report?
+            let added = try OverviewBenchmark.timed { report = try publisher.refresh(listed: withNew) { listing[$0] } }
+            guard let report else { continue }
+            var bytes = 0
+            for name in try FileStore.listDirectory(store.root + "/overview") {
+                bytes += try FileStore.readFile(store.root + "/overview/" + name).count
+            }
+            let name = source.map { ($0 as NSString).lastPathComponent } ?? "none (grid)"
+            print(
+                "  \(name) | \(format(cold, 2)) s | \(format(unchanged * 1000, 1)) ms | \(format(added, 3)) s (\(report.regionsUpdated) updated) | "
+                    + "\(bytes / 1024) KB" + (report.basemapProblems.isEmpty ? "" : " (problems: \(report.basemapProblems))"))
+            if let map = publisher.basemap { try phases(of: publisher, map: map) }
+        }
+    }
+
+    /// Where the time of the region's @2x picture goes: the map (paper, grid, tiles, attribution),
+    /// fading it and painting the counts, encoding.
+    private static func phases(of publisher: OverviewPublisher, map: any OverviewBasemap) throws {
+        let states = try FileStore.listDirectory(publisher.stateDirectory + "/regions").filter { !$0.contains(".") }
+        guard let name = states.first, let region = RegionOverview(stateBytes: try FileStore.readFile(publisher.stateDirectory + "/regions/" + name))
+        else { return }
+        let viewport = region.frame.viewport(scale: region.scales[1])
+        var canvas: Canvas?
+        let drawn = try OverviewBenchmark.timed {
+            canvas = map.draw(viewport: viewport, latitudeDegrees: region.frame.latitudeDegrees, labelScale: 2) { _ in }.canvas
+        }
+        guard var canvas else { return }
+        let heat = try OverviewBenchmark.timed { DensityPainter.paintHeat(region.grids[1], over: &canvas) }
+        var encoder = PalettePNGEncoder()
+        let encoded = try OverviewBenchmark.timed { _ = try encoder.encodeReducingColors(canvas) }
+        print(
+            "    its region's @2x picture (\(viewport.widthPixels)×\(viewport.heightPixels)): map \(format(drawn * 1000, 0)) ms, "
+                + "fade and counts \(format(heat * 1000, 0)) ms, palette PNG \(format(encoded * 1000, 0)) ms")
+    }
+
+    private static func recordIDs(_ store: ThumbnailStore) throws -> Set<String> {
+        Set(try FileStore.listDirectory(store.recordsDirectory).filter { $0.hasSuffix(".json") }.map { String($0.prefix(64)) })
+    }
+}
