@@ -126,8 +126,13 @@ package struct ListingTrack: Sendable, Equatable, Codable {
 
     /// The month the track is filed under, "2024-05": of its start in local time, or of the file
     /// time (UTC) when it has no times.
-    var month: String {
-        ListingFormat.LocalTime(sortTime, offsetSeconds: startTime == nil ? 0 : utcOffsetS).monthKey
+    var month: String { Self.month(sortTime: sortTime, hasStartTime: startTime != nil, utcOffsetS: utcOffsetS) }
+
+    /// The month rule itself, for readers of the listing's JSON (`sort_time`, `start_time`,
+    /// `utc_offset_s`): the listing's pages, the year pages and the poster's `--year` all file a
+    /// track by it.
+    static func month(sortTime: Double, hasStartTime: Bool, utcOffsetS: Int) -> String {
+        ListingFormat.LocalTime(sortTime, offsetSeconds: hasStartTime ? utcOffsetS : 0).monthKey
     }
 
     /// The listing's images of one role, smallest scale first.

@@ -20,7 +20,8 @@ package struct OverviewPoster {
         /// West, south, east, north in degrees: only tracks that touch it, framed on it; nil for
         /// every track, framed on their extent. Default: nil.
         package var regionLonLat: [Double]?
-        /// Only tracks that started in this year (their recorded local time, else UTC). Default: nil.
+        /// Only tracks the listing files under this year (the year of their start in local time, as
+        /// the year pages; of the file time for tracks without times). Default: nil.
         package var year: Int?
         /// Width and height in points (swapped for a frame taller than wide). Default: 3000×2000.
         package var widthPoints = 3000
@@ -71,15 +72,15 @@ package struct OverviewPoster {
 
     /// Draws the poster `request` asks for.
     package static func draw(_ request: Request) throws(Problem) -> Poster {
-        let ids = try listedTrackIDs(request.siteDirectory)
+        let listed = try listedTracks(request.siteDirectory)
         // Only records are read: the store's image list and settings fingerprint do not matter.
         var records = RecordReader(store: ThumbnailStore(root: request.siteDirectory, images: [], fingerprint: SHA256.hash("")))
         let region = request.regionLonLat.map(Self.mapRect)
         var routes: [OverviewRoute] = []
         var withoutRoute = 0
-        for id in ids {
-            guard let record = records.record(id) else { continue }
-            if let year = request.year, Self.year(of: record) != year { continue }
+        for (id, year) in listed {
+            if let wanted = request.year, year != wanted { continue }
+            guard records.record(id) != nil else { continue }
             guard let route = records.route(id) else {
                 withoutRoute += 1
                 continue
@@ -128,8 +129,9 @@ package struct OverviewPoster {
         return poster
     }
 
-    /// The ids of the tracks `index.json` lists, through its parts.
-    static func listedTrackIDs(_ site: String) throws(Problem) -> [String] {
+    /// The tracks `index.json` lists, through its parts: each id with the year of the month the
+    /// listing files it under (`ListingTrack.month`), so `--year` takes what the year's page shows.
+    static func listedTracks(_ site: String) throws(Problem) -> [(id: String, year: Int)] {
         func read(_ relative: String) throws(Problem) -> JSONValue {
             let path = site + "/" + relative
             do {
@@ -139,14 +141,19 @@ package struct OverviewPoster {
             }
         }
         let index = try read("index.json")
-        var ids: [String] = []
+        var tracks: [(id: String, year: Int)] = []
         for part in index.object?["parts"]?.array ?? [] {
             guard let path = part.object?["path"]?.string, !path.contains("..") else { continue }
             for track in try read(path).object?["tracks"]?.array ?? [] {
-                if let id = track.object?["id"]?.string { ids.append(id) }
+                guard let fields = track.object, let id = fields["id"]?.string, let sortTime = fields["sort_time"]?.number else { continue }
+                // The year of the month the listing files the track under (its year page's).
+                let month = ListingTrack.month(
+                    sortTime: sortTime, hasStartTime: fields["start_time"]?.number != nil,
+                    utcOffsetS: Int(fields["utc_offset_s"]?.number ?? 0))
+                tracks.append((id, Int(month.prefix(4)) ?? 0))
             }
         }
-        return ids
+        return tracks
     }
 
     /// West, south, east, north in degrees as a Web-Mercator rectangle.
@@ -158,13 +165,4 @@ package struct OverviewPoster {
 
     /// Whether two rectangles share any point.
     static func intersects(_ a: MapRect, _ b: MapRect) -> Bool { a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY }
-
-    /// The year a track started in: its recorded local time, else UTC; nil without a start time.
-    static func year(of record: TrackRecord) -> Int? {
-        guard let start = record.startTime, start.isFinite else { return nil }
-        var seconds = time_t(start.rounded(.down)) + time_t(record.utcOffsetRecordedS ?? 0)
-        var civil = tm()
-        guard gmtime_r(&seconds, &civil) != nil else { return nil }
-        return Int(civil.tm_year) + 1900
-    }
 }

@@ -17,7 +17,8 @@ enum OverviewCommand {
                     help: "only tracks that touch this box (degrees: west, south, east, north), framed on it",
                     default: { _ in "every track, framed on their extent" }, parse: parseRegion),
                 .custom(
-                    "--year", value: "YYYY", help: "only tracks that started in this year (their local time where recorded, else UTC)",
+                    "--year", value: "YYYY",
+                    help: "only tracks the listing files under this year (their start's local time; the file time without times)",
                     default: { _ in "every year" }, parse: parseYear),
                 .custom(
                     "--size", value: "WxH",
