@@ -40,14 +40,24 @@ public struct IndexedCanvas: Sendable {
     /// The palette index of an opaque colour, adding it when new; nil when the palette is full.
     public mutating func index(of color: RGBAColor) -> UInt8? { palette.index(of: color) }
 
-    /// The image as an RGBA canvas (tests and tools).
+    /// The image as an RGBA canvas (tests, tools, and a palette-drawn map that is drawn on in
+    /// RGBA: the overview's heat map over a vector map).
     public func expanded() -> Canvas {
         var canvas = Canvas(width: width, height: height, fill: RGBAColor(red: 0, green: 0, blue: 0))
-        for pixel in 0..<(width * height) {
-            let color = palette[Int(indices[pixel])]
-            canvas.pixels[pixel * 4] = color.red
-            canvas.pixels[pixel * 4 + 1] = color.green
-            canvas.pixels[pixel * 4 + 2] = color.blue
+        // One word a pixel from a 256-entry table of the palette's colours as stored (R, G, B, A
+        // in memory order).
+        var words = [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: 256)
+        for (index, color) in palette.colors.enumerated() {
+            words[index] = (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000).littleEndian
+        }
+        let count = width * height
+        canvas.pixels.withUnsafeMutableBytes { raw in
+            let output = raw.bindMemory(to: UInt32.self)
+            indices.withUnsafeBufferPointer { indices in
+                words.withUnsafeBufferPointer { words in
+                    for pixel in 0..<count { output[pixel] = words[Int(indices[pixel])] }
+                }
+            }
         }
         return canvas
     }

@@ -60,10 +60,20 @@ package struct MapBackdrop {
         if let tiles { layers.append(mapStyle.map { .vectorMap(tiles, $0) } ?? .basemap(settings, tiles)) }
         let below = SnapshotScene(layers: layers, frame: frame, options: options)
         let above = SnapshotScene(layers: [.attribution(SnapshotScene.labelStyle(options))], frame: frame, options: options)
-        var canvas = Canvas(width: viewport.widthPixels, height: viewport.heightPixels, fill: style.grid.paper)
         var report: BasemapReport?
         tiles?.beginImage()
-        _ = below.draw(into: &canvas, scratch: scratch, report: &report)
+        // A vector map is drawn as a snapshot's is, into palette indices (expanded for what is
+        // drawn over it), which is about three times faster than its RGBA drawing: `perf`, a
+        // vector run of 24 tracks spent 13% of its time on the overview's four map pictures in
+        // RGBA. A raster map, or a map of more colours than the palette holds, in RGBA.
+        var canvas: Canvas
+        if SnapshotPainter.paintPalette(below, scratch: scratch, report: &report) {
+            canvas = scratch.canvas.expanded()
+        } else {
+            canvas = Canvas(width: viewport.widthPixels, height: viewport.heightPixels, fill: style.grid.paper)
+            report = nil
+            _ = below.draw(into: &canvas, scratch: scratch, report: &report)
+        }
         over(&canvas)
         _ = above.draw(into: &canvas, scratch: scratch, report: &report)
         return (canvas, report)
