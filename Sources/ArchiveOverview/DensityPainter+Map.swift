@@ -24,28 +24,33 @@ extension DensityPainter {
         let colors = ramp.palette()
         let colorOfCount = (0...Int(maximum)).map { $0 == 0 ? colors[0] : colors[ramp.level(count: UInt32($0), maximum: maximum)] }
         let keep = mapColorPercent, fade = 100 - mapFadePercent
+        // Pixels as little-endian words (R, G, B, A in memory order).
+        let heatWords = colorOfCount.map { UInt32($0.red) | UInt32($0.green) << 8 | UInt32($0.blue) << 16 | 0xFF00_0000 }
+        @inline(__always) func faded(_ word: UInt32) -> UInt32 {
+            let red = word & 0xFF, green = (word >> 8) & 0xFF, blue = (word >> 16) & 0xFF
+            let luma = (54 * red + 183 * green + 19 * blue) >> 8
+            @inline(__always) func channel(_ value: UInt32) -> UInt32 { 255 - (255 - (value * keep + luma * (100 - keep)) / 100) * fade / 100 }
+            return channel(red) | channel(green) << 8 | channel(blue) << 16 | (word & 0xFF00_0000)
+        }
         let pixelCount = grid.width * grid.height
-        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+        canvas.pixels.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt32.self)
             grid.counts.withUnsafeBufferPointer { counts in
+                // A map is runs of one colour: the pixel before's fade is reused (the fade's
+                // three divisions a pixel were most of a 1920×2560 picture's 38 ms).
+                var lastMap = UInt32(littleEndian: words[0]), lastFaded = faded(lastMap)
                 for pixel in 0..<pixelCount {
-                    let base = pixel * 4
                     let count = Int(counts[pixel])
                     if count != 0 {
-                        let color = colorOfCount[count]
-                        pixels[base] = color.red
-                        pixels[base + 1] = color.green
-                        pixels[base + 2] = color.blue
-                        pixels[base + 3] = 255
+                        words[pixel] = heatWords[count].littleEndian
                         continue
                     }
-                    let red = UInt32(pixels[base]), green = UInt32(pixels[base + 1]), blue = UInt32(pixels[base + 2])
-                    let luma = (54 * red + 183 * green + 19 * blue) >> 8
-                    @inline(__always) func faded(_ channel: UInt32) -> UInt8 {
-                        UInt8(255 - (255 - (channel * keep + luma * (100 - keep)) / 100) * fade / 100)
+                    let word = UInt32(littleEndian: words[pixel])
+                    if word != lastMap {
+                        lastMap = word
+                        lastFaded = faded(word)
                     }
-                    pixels[base] = faded(red)
-                    pixels[base + 1] = faded(green)
-                    pixels[base + 2] = faded(blue)
+                    words[pixel] = lastFaded.littleEndian
                 }
             }
         }
