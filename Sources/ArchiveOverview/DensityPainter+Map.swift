@@ -57,8 +57,11 @@ extension DensityPainter {
     }
 
     /// The picture of `grid` over `basemap`'s map of `viewport` as PNG bytes (a palette PNG
-    /// when it has at most 256 colours or reduces to them, as a raster-map snapshot is; else
-    /// RGB), and the map's problems (`OverviewMapPicture.problems`).
+    /// when it has at most 256 colours or reduces to them, as a raster-map snapshot is; RGBA
+    /// only for a picture that is not opaque), and the map's problems
+    /// (`OverviewMapPicture.problems`). Reduced by the quantizer (a faded raster map has more
+    /// than 256 colours), a rare ramp colour can come out as its nearest palette colour: within
+    /// the quantizer's stated error, but then not exactly the ramp's.
     package static func png(
         _ grid: DensityGrid, viewport: Viewport, latitudeDegrees: Double, labelScale: Double, ramp: DensityRamp = DensityRamp(),
         basemap: any OverviewBasemap

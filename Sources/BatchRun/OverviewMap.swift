@@ -19,7 +19,8 @@ import TileSources
 /// not thread-safe, so each thread borrows a backdrop (its source opened once, its decoded tiles
 /// kept) from a small pool.
 package final class OverviewMap: OverviewBasemap {
-    /// The basemap, its content stamp taken (`RunConfiguration.stampingBasemap`).
+    /// The basemap: a run's with its content stamp taken (`RunConfiguration.stampingBasemap`); a
+    /// kept one with its source as stored (`Kept`); a poster's as given.
     package let settings: BasemapSettings
     /// See `OverviewBasemap.stamp`.
     package let stamp: String
@@ -92,8 +93,9 @@ package final class OverviewMap: OverviewBasemap {
         if description.kind == .vector {
             // The vector map draws the tiles of the @1x image's whole zoom (VectorMapPainter).
             let continuous = TilePlan.continuousZoom(viewport, tilePixels: 256) - log2(max(labelScale, 1))
-            guard continuous.isFinite else { return nil }
-            zoom = min(max(Int(continuous.rounded(.down)), description.minimumZoom), description.maximumZoom)
+            // Below the source's lowest zoom the painter draws nothing (the grid shows): no tiles.
+            guard continuous.isFinite, Int(continuous.rounded(.down)) >= description.minimumZoom else { return nil }
+            zoom = min(Int(continuous.rounded(.down)), description.maximumZoom)
         } else {
             guard
                 case .success(let plan) = TilePlan.make(
@@ -125,7 +127,7 @@ package final class OverviewMap: OverviewBasemap {
         if let kept = idle.withLock({ $0.popLast() }) { return kept }
         if sourceWithheld {
             let problem =
-                "the runs' basemap '\(settings.source)' has credentials, which TrackSnap keeps nowhere: give 'tracksnap listing' the runs' --basemap to draw it"
+                "the runs' basemap '\(settings.source)' was kept without its credentials or query values, which TrackSnap writes nowhere: give 'tracksnap listing' the runs' --basemap to draw it"
             return Lent(backdrop: MapBackdrop(withoutTiles: settings), openProblem: problem)
         }
         do {

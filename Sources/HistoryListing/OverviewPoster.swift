@@ -110,7 +110,7 @@ package struct OverviewPoster {
                 let remote = basemap.readsOverNetwork ? " from a tile server (a local .mbtiles or .pmtiles file allows \(maximumMapTiles))" : ""
                 throw Problem(
                     description:
-                        "the map under a \(viewport.widthPixels)x\(viewport.heightPixels)-pixel poster would read \(tiles) tiles; at most \(limit)\(remote): ask for a smaller --size or --scale"
+                        "the map under a \(viewport.widthPixels)x\(viewport.heightPixels)-pixel poster would read \(tiles) tiles; at most \(limit)\(remote): ask for a smaller --size (or --scale, over a raster map: a vector map reads the @1x poster's tiles)"
                 )
             }
         }
