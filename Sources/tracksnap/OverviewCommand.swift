@@ -90,7 +90,11 @@ enum OverviewCommand {
             throw UsageError(message: "--size and --scale ask for \(Int(pixels / 1_048_576)) megapixels; at most 64")
         }
         if let settings = try arguments.basemap.resolve(over: nil) {
-            let opener = arguments.basemap.opener(fallbackCache: BasemapChoice.userTileCache(), version: TrackSnapVersion.string)
+            var opener = arguments.basemap.opener(fallbackCache: BasemapChoice.userTileCache(), version: TrackSnapVersion.string)
+            // One poster is one image of up to `OverviewPoster.maximumRemoteMapTiles` tiles, asked
+            // for once, by hand: a run's 15 s an image would leave most of a cold poster to the
+            // grid. Ten minutes lets a tile server's 512 tiles arrive at its polite pace.
+            opener.imageDeadlineSeconds = 600
             try BasemapChoice.check(settings, opener: opener)
             // Its problems come back with the poster (`mapProblems`), printed once below.
             poster.basemap = OverviewMap(settings: settings, opener: opener) { _ in }
