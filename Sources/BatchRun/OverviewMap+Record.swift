@@ -36,9 +36,25 @@ extension OverviewMap {
         try FileStore.writeAtomically(bytes, to: path, permissions: 0o600)
     }
 
-    /// The basemap the runs kept (`record`); nil when they drew none or nothing is kept.
-    package static func recorded(in store: ThumbnailStore) -> Kept? {
-        guard let bytes = try? FileStore.readFile(recordPath(store), maximumBytes: 8 << 20) else { return nil }
-        return try? JSONDecoder().decode(Kept.self, from: Data(bytes))
+    /// The basemap the runs kept (`record`); nil when they drew none (no file). A file that cannot
+    /// be read or decoded is an error naming it: read as "no map", the listing would redraw every
+    /// changed picture over the grid without a word.
+    package static func recorded(in store: ThumbnailStore) throws(RecordError) -> Kept? {
+        let path = recordPath(store)
+        guard FileStore.exists(path) else { return nil }
+        do {
+            return try JSONDecoder().decode(Kept.self, from: Data(try FileStore.readFile(path, maximumBytes: 8 << 20)))
+        } catch {
+            throw RecordError(
+                description:
+                    "the runs' overview map '\(path)' cannot be read (\(error)); give 'tracksnap listing' the runs' --basemap, or remove the file to draw the overview over the grid"
+            )
+        }
+    }
+
+    /// A kept map that cannot be read, naming its file.
+    package struct RecordError: Error, CustomStringConvertible {
+        /// What went wrong and what to do.
+        package var description: String
     }
 }

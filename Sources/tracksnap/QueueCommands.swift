@@ -147,7 +147,11 @@ enum QueueCommands {
                 // The overview's named regions, too, are the ones the runs used (kept by the overview),
                 // and so is its map.
                 builder.overviewRegions = nil
-                builder.overviewBasemap = OverviewMap.recorded(in: builder.store).map { configuration.makeOverviewMap($0.settings, kept: $0) }
+                do {
+                    builder.overviewBasemap = try OverviewMap.recorded(in: builder.store).map { configuration.makeOverviewMap($0.settings, kept: $0) }
+                } catch {
+                    throw UsageError(message: "listing: \(error)")
+                }
             } else if !configuration.overridesRecordedSettings {
                 let differences = recorded.differences(from: configuration.renderSettings())
                 if !differences.isEmpty {

@@ -139,7 +139,7 @@ import TrackSynthesis
         let store = ThumbnailStore(root: scene.root + "/Output", settings: ThumbnailSettings())
         try store.prepare()
         try OverviewMap.record(scene.settings, in: store)
-        let kept = try #require(OverviewMap.recorded(in: store))
+        let kept = try #require(try OverviewMap.recorded(in: store))
         #expect(kept.settings == scene.settings && !kept.sourceWithheld && kept.stamp == scene.map(scene.settings).stamp)
 
         var secret = scene.settings
@@ -147,7 +147,7 @@ import TrackSynthesis
         try OverviewMap.record(secret, in: store)
         let text = String(decoding: try FileStore.readFile(scene.root + "/Output/.tracksnap/overview-basemap.json"), as: UTF8.self)
         #expect(!text.contains("PASSWORD-xyz") && !text.contains("SECRET-abc") && !text.contains("tileuser"), "\(text)")
-        let withheld = try #require(OverviewMap.recorded(in: store))
+        let withheld = try #require(try OverviewMap.recorded(in: store))
         #expect(withheld.sourceWithheld && withheld.stamp == scene.map(secret).stamp)
         var configuration = RunConfiguration()
         configuration.jobsDirectory = scene.root + "/Jobs"
@@ -156,5 +156,17 @@ import TrackSynthesis
         let viewport = scene.region.frame.viewport(scale: 1)
         let picture = map.draw(viewport: viewport, latitudeDegrees: scene.region.frame.latitudeDegrees, labelScale: 1) { _ in }
         #expect(picture.problems.count == 1 && picture.problems[0].contains("--basemap"), "\(picture.problems)")
+
+        // A kept map that cannot be read is an error naming the file, not "no map".
+        let path = scene.root + "/Output/.tracksnap/overview-basemap.json"
+        try FileStore.writeAtomically(Array("{\"settings\":".utf8), to: path)
+        #expect(throws: OverviewMap.RecordError.self) { try OverviewMap.recorded(in: store) }
+        do {
+            _ = try OverviewMap.recorded(in: store)
+        } catch {
+            #expect(error.description.contains(path), "\(error)")
+        }
+        try FileStore.remove(path)
+        #expect(try OverviewMap.recorded(in: store) == nil)
     }
 }
