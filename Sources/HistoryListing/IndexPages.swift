@@ -165,7 +165,9 @@ struct IndexPages {
         if let monthStarts { return monthStarts }
         var seen: Set<String> = []
         var starts: [MonthStart] = []
-        for (index, item) in items.enumerated() where seen.insert(item.month).inserted { starts.append(MonthStart(month: item.month, position: index)) }
+        for (index, item) in items.enumerated() where seen.insert(item.month).inserted {
+            starts.append(MonthStart(month: item.month, position: index))
+        }
         return starts
     }
 

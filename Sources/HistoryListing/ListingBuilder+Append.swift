@@ -41,14 +41,14 @@ extension ListingBuilder {
     func appendNewest(
         _ occasion: ListingOccasion, _ previous: ListingStamp?, settingsHex: String, doneSnapshot: DirectorySnapshot?, detailsTrusted: Bool
     ) throws(FileError) -> ListingReport? {
-        guard let previous, let state = previous.state, let inputsSum = previous.inputsSum, detailsTrusted, occasion.redrawn.isEmpty,
+        guard let previous, let state = previous.state, let inputsSum = previous.inputsSum, detailsTrusted,
             !previous.hasLinkedJobs, previous.settingsHex == settingsHex, previous.trackCount == state.orderCount, state.orderCount > 0,
             ListingStamp.FileIdentity(of: catalogPath) == state.catalog, ListingStamp.FileIdentity(of: cachePath) == state.cache,
             ListingStamp.FileIdentity(of: orderPath) == state.order
         else { return nil }
         if occasion.pruneLimitNanoseconds != nil && FileStore.exists(prunePendingPath) { return nil }
         guard let jobs = try newJobs(knownContent: occasion.knownContent), !jobs.isEmpty,
-            let order = ListingOrder.load(orderPath, count: state.orderCount), let added = newTracks(jobs, after: order)
+            let order = ListingOrder.load(orderPath, count: state.orderCount), let added = newTracks(jobs, after: order, redrawn: occasion.redrawn)
         else { return nil }
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
         let (manifestOnDisk, manifestLines) = site.loadManifest(includingDetails: false)
@@ -64,7 +64,9 @@ extension ListingBuilder {
         let count = order.count + added.count
         let cache = try MappedFile(cachePath, maximumBytes: 1 << 40)
         guard let older = olderItems(order, cache: cache, count: count - (lowestPage - 1) * pageSize - added.count) else { return nil }
-        let newest = added.reversed().map { IndexPages.Item(id: $0.key, month: $0.entry.month, card: $0.entry.card, json: $0.entry.json, digest: $0.entry.digest) }
+        let newest = added.reversed().map {
+            IndexPages.Item(id: $0.key, month: $0.entry.month, card: $0.entry.card, json: $0.entry.json, digest: $0.entry.digest)
+        }
         let index = IndexPages(
             newest: newest + older, count: count, months: order.months(after: newest.map(\.month)), pageSize: pageSize)
         let plan = SitePlan(index: index, pages: lowestPage...max(lowestPage, index.pageCount), manifest: manifest)
@@ -83,7 +85,9 @@ extension ListingBuilder {
         try ListingCache.append(added.map { ($0.key, $0.entry) }, to: cachePath) { key, line in
             guard let track = added.first(where: { $0.key == key }), let bytes = CacheKeyBytes(hex: key) else { return }
             records.append(
-                ListingOrder.Record(key: bytes, sortTime: track.entry.sortTime, digest: track.entry.digest, cacheLine: line, cardBytes: track.entry.card.count, month: track.entry.month))
+                ListingOrder.Record(
+                    key: bytes, sortTime: track.entry.sortTime, digest: track.entry.digest, cacheLine: line, cardBytes: track.entry.card.count,
+                    month: track.entry.month))
         }
         let orderKept = try ListingOrder.append(records, to: orderPath, after: order.count)
         try ListingCatalog.append(added.map { ($0.job.name, ListingCatalog.Entry($0.job.status, contentHex: $0.job.content.hex)) }, to: catalogPath)
@@ -91,6 +95,7 @@ extension ListingBuilder {
             inputsHex: stampHex, settingsHex: settingsHex, done: doneSnapshot,
             details: DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory), trackCount: count, hasLinkedJobs: false,
             inputsSum: sum, state: orderKept && records.count == added.count ? currentState(orderCount: count) : nil)
+        for snapshot in [stamp.done, stamp.details] { snapshot?.waitUntilSettled() }
         try stamp.save(stampPath)
 
         var report = ListingReport()
@@ -133,14 +138,18 @@ extension ListingBuilder {
     }
 
     /// The tracks of `jobs`, oldest first; nil unless each is a new key of one job, with its
-    /// record published, sorting after the newest track of `order`.
-    private func newTracks(_ jobs: [NewJob], after order: ListingOrder) -> [NewTrack]? {
+    /// record published, sorting after the newest track of `order`, and no listed track's record
+    /// was `redrawn` (a run redraws the tracks it adds, and an incomplete one in place).
+    private func newTracks(_ jobs: [NewJob], after order: ListingOrder, redrawn: Set<String>) -> [NewTrack]? {
         let keys = jobs.map { CacheKey(content: $0.content, settings: fingerprint).hex }
-        guard Set(keys).count == keys.count, let sources = archiveSources(jobs.map(\.name)) else { return nil }
+        guard Set(keys).count == keys.count, let sources = archiveSources(jobs.map(\.name)),
+            !order.containsAny(of: Set(keys).union(redrawn).compactMap(CacheKeyBytes.init(hex:)))
+        else { return nil }
         var added: [NewTrack] = []
         for (job, key) in zip(jobs, keys) {
-            guard let bytes = CacheKeyBytes(hex: key), !order.contains(bytes),
-                let track = listingTrack(key, source: sources[job.name] ?? job.name, jobs: [job.name], fileTimes: [job.name: job.status.modificationNanoseconds])
+            guard
+                let track = listingTrack(
+                    key, source: sources[job.name] ?? job.name, jobs: [job.name], fileTimes: [job.name: job.status.modificationNanoseconds])
             else { return nil }
             let fragments = TrackFragments(track)
             let entry = ListingCache.Entry(
@@ -204,7 +213,7 @@ extension ListingBuilder {
             var from = 0
             while let end = Self.find(needle, in: bytes, from: from) {
                 from = end
-                let lineStart = (bytes[..<end].lastIndex(of: 0x0A) ?? -1) + 1
+                let lineStart = (bytes[..<(end - 1)].lastIndex(of: 0x0A) ?? -1) + 1
                 let line = Array(bytes[lineStart..<end])
                 TabSeparated.forEachRecord(in: line) { fields in
                     func text(_ index: Int) -> String { String(decoding: line[fields[index]], as: UTF8.self) }

@@ -214,6 +214,7 @@ package struct ListingBuilder: Sendable {
         if !complete {
             try FileStore.remove(stampPath)
         } else if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true {
+            for snapshot in [newStamp.done, newStamp.details] { snapshot?.waitUntilSettled() }
             try newStamp.save(stampPath)
         }
         report.pruned = try pruneIfDue(referenced: referenced, olderThan: occasion.pruneLimitNanoseconds, pending: prunePending)
@@ -290,7 +291,9 @@ package struct ListingBuilder: Sendable {
                 try FileStore.remove(orderPath)
                 return false
             }
-            records.append(ListingOrder.Record(key: bytes, sortTime: entry.sortTime, digest: entry.digest, cacheLine: line, cardBytes: entry.card.count, month: entry.month))
+            records.append(
+                ListingOrder.Record(
+                    key: bytes, sortTime: entry.sortTime, digest: entry.digest, cacheLine: line, cardBytes: entry.card.count, month: entry.month))
         }
         return try ListingOrder.save(records, to: orderPath)
     }

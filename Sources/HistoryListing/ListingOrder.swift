@@ -1,9 +1,5 @@
 import FileStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The listing's order as the last complete listing left it, oldest first, in
 /// `Output/.tracksnap/listing-order`: what a refresh that only adds newer tracks needs to know of
 /// the 100,000 others without reading the per-track cache (`ListingBuilder.appendNewest`). Binary,
@@ -90,15 +86,19 @@ struct ListingOrder {
         }
     }
 
-    /// Whether a record holds `key`.
-    func contains(_ key: CacheKeyBytes) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            key.bytes.withUnsafeBytes { wanted in
-                for index in 0..<count where memcmp(raw.baseAddress! + Self.magic.count + index * Self.recordBytes, wanted.baseAddress!, 32) == 0 {
-                    return true
-                }
-                return false
+    /// Whether a record holds one of `keys`: one pass, each record's first 8 bytes looked up
+    /// among theirs, the whole key compared only where they match.
+    func containsAny(of keys: [CacheKeyBytes]) -> Bool {
+        guard !keys.isEmpty else { return false }
+        var prefixes: [UInt64: [CacheKeyBytes]] = [:]
+        for key in keys { prefixes[key.bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }, default: []].append(key) }
+        return bytes.withUnsafeBytes { raw in
+            for index in 0..<count {
+                let base = Self.magic.count + index * Self.recordBytes
+                guard let candidates = prefixes[raw.loadUnaligned(fromByteOffset: base, as: UInt64.self)] else { continue }
+                if candidates.contains(where: { $0.bytes.elementsEqual(raw[base..<(base + 32)]) }) { return true }
             }
+            return false
         }
     }
 
