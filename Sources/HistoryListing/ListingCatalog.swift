@@ -84,12 +84,23 @@ struct ListingCatalog {
                 linked.remove(name)
                 return
             }
-            func text(_ field: Int) -> Substring { Substring(decoding: bytes[fields[field]], as: UTF8.self) }
-            guard fields.count == 5 || fields.count == 6, fields[4].count == 64, Int(text(1)) != nil, Int64(text(2)) != nil,
-                let inode = UInt64(text(3))
+            // Digits read in place: making a string of each number was half the cost.
+            func number(_ field: Int, signed: Bool = false) -> UInt64? {
+                var digits = bytes[fields[field]]
+                if signed && digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+                guard !digits.isEmpty, digits.count <= 19 else { return nil }
+                var value: UInt64 = 0
+                for digit in digits {
+                    guard (0x30...0x39).contains(digit) else { return nil }
+                    value = value * 10 + UInt64(digit - 0x30)
+                }
+                return value
+            }
+            guard fields.count == 5 || fields.count == 6, fields[4].count == 64, number(1) != nil, number(2, signed: true) != nil,
+                let inode = number(3)
             else { return }
             inodes[name] = inode
-            if fields.count == 6 && text(5) == "linked" { linked.insert(name) } else { linked.remove(name) }
+            if fields.count == 6 && bytes[fields[5]].elementsEqual("linked".utf8) { linked.insert(name) } else { linked.remove(name) }
         }
         return linked.isEmpty ? inodes : nil
     }
