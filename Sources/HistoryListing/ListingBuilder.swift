@@ -238,6 +238,7 @@ package struct ListingBuilder: Sendable {
             previous.trusts(previous.details, now: detailsSnapshot)
         else { return nil }
         if occasion.pruneLimitNanoseconds != nil && FileStore.exists(prunePendingPath) { return nil }
+        guard overviewFilesExist() else { return nil }
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
         // Only the index pages, parts and top files: the detail pages are as they were.
         let (manifestOnDisk, manifestLines) = site.loadManifest(includingDetails: false)
@@ -251,6 +252,19 @@ package struct ListingBuilder: Sendable {
         try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
         report.pruned = try pruneIfDue(referenced: [], olderThan: occasion.pruneLimitNanoseconds, pending: false)
         return report
+    }
+
+    /// Whether the overview's pictures and pages are there as its last complete refresh left them
+    /// (`OverviewPublisher.publishedFilesExist`, the check its own refresh makes): a refresh that
+    /// finds nothing changed does not call the overview, so a picture deleted since makes it a
+    /// full refresh, whose overview draws it again.
+    private func overviewFilesExist() -> Bool {
+        let publisher = OverviewPublisher(store: store)
+        guard let stamp = try? FileStore.readFile(publisher.stateDirectory + "/stamp", maximumBytes: 1 << 16),
+            let states = try? FileStore.listDirectory(publisher.regionsDirectory)
+        else { return false }
+        let years = String(decoding: stamp, as: UTF8.self).split(separator: "\n").dropFirst().compactMap { Int($0) }
+        return publisher.publishedFilesExist(states, years: years)
     }
 
     /// Brings the per-track cache up to date, plans the site from it and writes the plan.

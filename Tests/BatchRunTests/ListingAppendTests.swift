@@ -27,7 +27,7 @@ import Testing
             #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
             #expect(try Self.orderInode(sandbox) == inode, "round \(round): not added the short way")
         }
-        let added = try publishedFiles(sandbox.output)
+        let added = try ListingCrashTests.publishedFiles(sandbox.output)
         #expect(sandbox.listedTracks().count == 8)
         #expect(added.keys.contains("page-4.html") && added.keys.contains("index/part-4.json"))
 
@@ -43,7 +43,7 @@ import Testing
             try FileStore.remove(sandbox.output + "/index/" + name)
         }
         try listing(sandbox)
-        #expect(try publishedFiles(sandbox.output) == added)
+        #expect(try ListingCrashTests.publishedFiles(sandbox.output) == added)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ListingCrashTests.strace)))
@@ -63,23 +63,23 @@ import Testing
         try linkedCopy(listedFive, to: start)
         for folder in ["thumbs", ".tracksnap/records"] {
             try FileManager.default.removeItem(atPath: start + "/" + folder)
-            try copy(sandbox.output + "/" + folder, to: start + "/" + folder)
+            try ListingCrashTests.copy(sandbox.output + "/" + folder, to: start + "/" + folder)
         }
         try restore(start, into: sandbox)
         let inode = try Self.orderInode(sandbox)
         try listing(sandbox)
         #expect(try Self.orderInode(sandbox) == inode, "the listing did not take the short way")
-        let expected = try publishedFiles(sandbox.output)
+        let expected = try ListingCrashTests.publishedFiles(sandbox.output)
         #expect(sandbox.listedTracks().count == 6)
 
         var kills = 0
         for group in ListingCrashTests.syscallGroups {
             for step in 1...400 {
                 try restore(start, into: sandbox)
-                let killed = try listingKilled(sandbox, at: group, step: step)
+                let killed = try ListingCrashTests.listingKilled(sandbox, at: group, step: step)
                 #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
                 try listing(sandbox)
-                #expect(try publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
+                #expect(try ListingCrashTests.publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
                 guard killed else { break }
                 kills += 1
             }
@@ -107,34 +107,6 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    /// `tracksnap listing` under strace, killed (SIGKILL) at the `step`-th call of the system
-    /// calls in `group`; false when it finished before that.
-    private func listingKilled(_ sandbox: RunSandbox, at group: String, step: Int) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ListingCrashTests.strace)
-        process.arguments =
-            ["-o", "/dev/null", "-e", "inject=\(group):signal=KILL:when=\(step)", "--", RunSandbox.binary]
-            + ["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2", "--style", sandbox.thumbnailsOnlyStyle]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + SIGKILL
-    }
-
-    /// Every file a reader of `output` can see (no dot-path), by relative path.
-    private func publishedFiles(_ output: String) throws -> [String: [UInt8]] {
-        var files: [String: [UInt8]] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: output) else { return files }
-        while let relative = enumerator.nextObject() as? String {
-            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: output + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            files[relative] = try FileStore.readFile(output + "/" + relative)
-        }
-        return files
-    }
-
     /// Replaces the sandbox's Output/ with `folder` (`linkedCopy`), its stamp made to name the
     /// copy (`restamp`).
     private func restore(_ folder: String, into sandbox: RunSandbox) throws {
@@ -147,7 +119,7 @@ import Testing
     /// hard-linked (the same inodes, which the page manifest checks; every published file is
     /// replaced by rename, never written in place), the journals the listing appends to copied.
     private func linkedCopy(_ source: String, to destination: String) throws {
-        try copy(source, to: destination, linking: true)
+        try ListingCrashTests.copy(source, to: destination, linking: true)
         for journal in ["catalog", "listing-cache", "listing-order", "pages", "pages-tracks"] {
             let path = destination + "/.tracksnap/" + journal
             let bytes = try FileStore.readFile(path)
@@ -178,15 +150,5 @@ import Testing
         }
         try FileStore.writeAtomically(Array(lines.joined(separator: "\n").utf8), to: path)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3)], ofItemAtPath: path)
-    }
-
-    /// `cp -a`: modes and times kept; with `linking`, files hard-linked (`cp -al`).
-    private func copy(_ source: String, to destination: String, linking: Bool = false) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/cp")
-        process.arguments = [linking ? "-al" : "-a", source, destination]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "cp -a \(source) \(destination)")
     }
 }
