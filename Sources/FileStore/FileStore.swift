@@ -113,8 +113,9 @@ package enum FileStore {
 
     /// Appends `bytes` to the existing file at `path` and fsyncs it. If the file does not end with
     /// a newline (an earlier append cut short by a crash), one is written first, so a torn line
-    /// never runs into the new ones.
-    package static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
+    /// never runs into the new ones. Returns the offset in the file where `bytes` start.
+    @discardableResult
+    package static func append(_ bytes: [UInt8], to path: String) throws(FileError) -> Int {
         let descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError("open", path) }
         defer { close(descriptor) }
@@ -124,6 +125,20 @@ package enum FileStore {
         if info.st_size > 0, pread(descriptor, &last, 1, off_t(info.st_size - 1)) != 1 { throw FileError("read", path) }
         let prefix: [UInt8] = last == 0x0A ? [] : [0x0A]
         if let code = writeAll(prefix + bytes, to: descriptor) { throw FileError("append", path, code: code) }
+        guard fsync(descriptor) == 0 else { throw FileError("fsync", path) }
+        return Int(info.st_size) + prefix.count
+    }
+
+    /// Writes `bytes` into the existing file at `path` from `offset` on, cuts the file off after
+    /// them and fsyncs it: for fixed-size records where whatever lies past `offset` (an earlier
+    /// write cut short by a crash) is not wanted.
+    package static func overwrite(_ bytes: [UInt8], in path: String, from offset: Int) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("open", path) }
+        defer { close(descriptor) }
+        guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else { throw FileError("seek", path) }
+        if let code = writeAll(bytes, to: descriptor) { throw FileError("write", path, code: code) }
+        guard ftruncate(descriptor, off_t(offset + bytes.count)) == 0 else { throw FileError("truncate", path) }
         guard fsync(descriptor) == 0 else { throw FileError("fsync", path) }
     }
 

@@ -20,21 +20,50 @@ struct IndexPages {
         var digest: UInt64
     }
 
+    /// A month of the navigation and the newest-first position of its newest track.
+    struct MonthStart: Equatable {
+        var month: String
+        var position: Int
+    }
+
+    /// The listed tracks newest first: all of them, or the newest ones (`count` says how many are
+    /// listed) when only the newest pages are made (`ListingBuilder.appendNewest`).
     let items: [Item]
     let pageSize: Int
+    /// Tracks listed.
+    let count: Int
+    /// The months of the navigation, when `items` does not hold every track.
+    private let monthStarts: [MonthStart]?
+
+    /// The pages of `items`, every listed track.
+    init(items: [Item], pageSize: Int) {
+        self.items = items
+        self.pageSize = pageSize
+        count = items.count
+        monthStarts = nil
+    }
+
+    /// The pages of `count` tracks of which `newest` are the newest (newest first) and `months`
+    /// the navigation's months: only pages, parts and digests of those tracks can be made.
+    init(newest: [Item], count: Int, months: [MonthStart], pageSize: Int) {
+        items = newest
+        self.pageSize = pageSize
+        self.count = count
+        monthStarts = months
+    }
 
     /// Numbered pages (0 for an empty listing: then only index.html exists).
-    var pageCount: Int { (items.count + pageSize - 1) / pageSize }
+    var pageCount: Int { (count + pageSize - 1) / pageSize }
 
     /// The file of numbered page `number` (1 = oldest), relative to Output/.
     static func fileName(page number: Int) -> String { "page-\(number).html" }
 
     /// The numbered page that holds item `index` (newest-first position).
-    func page(ofItem index: Int) -> Int { (items.count - 1 - index) / pageSize + 1 }
+    func page(ofItem index: Int) -> Int { (count - 1 - index) / pageSize + 1 }
 
     /// The newest-first positions page `number` holds.
     func range(ofPage number: Int) -> Range<Int> {
-        (items.count - min(number * pageSize, items.count))..<(items.count - (number - 1) * pageSize)
+        (count - min(number * pageSize, count))..<(count - (number - 1) * pageSize)
     }
 
     /// A digest of everything page `number` is made from: its cards, the month before its first
@@ -60,13 +89,13 @@ struct IndexPages {
 
     /// `index.html`: the newest `pageSize` tracks, the month navigation and the way to older pages.
     func indexPage() -> [UInt8] {
-        let total = items.count == 1 ? "1 track" : "\(items.count) tracks"
+        let total = count == 1 ? "1 track" : "\(count) tracks"
         let header =
             "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(total)</span> "
             + "<a href=\"overview.html\">Overview</a></header>\n"
-        let shown = 0..<min(pageSize, items.count)
+        let shown = 0..<min(pageSize, count)
         var pager = ""
-        if items.count > pageSize {
+        if count > pageSize {
             // The newest page not wholly shown here: its newest cards may repeat the last ones above.
             let older = page(ofItem: shown.upperBound)
             pager =
@@ -83,7 +112,7 @@ struct IndexPages {
         out += Array(header.utf8)
         out += navigation
         out += Array("<main class=\"grid\">\n".utf8)
-        if items.isEmpty {
+        if count == 0 {
             out += Array(
                 "<p class=\"muted\">No tracks yet: queue some with <code>tracksnap enqueue</code> and run <code>tracksnap run</code>.</p>\n".utf8)
         }
@@ -113,16 +142,10 @@ struct IndexPages {
     /// Years, newest first, each with its months linking to the numbered page and heading where
     /// the month's newest track is.
     private func monthNavigation() -> String {
-        guard !items.isEmpty else { return "" }
-        var firstIndex: [String: Int] = [:]
-        var months: [String] = []
-        for (index, item) in items.enumerated() where firstIndex[item.month] == nil {
-            firstIndex[item.month] = index
-            months.append(item.month)
-        }
+        guard count > 0 else { return "" }
         var out = "<nav class=\"months\" id=\"months\" aria-label=\"Tracks by month\"><ul>"
         var currentYear = ""
-        for month in months {
+        for (month, position) in months().map({ ($0.month, $0.position) }) {
             let year = String(month.prefix(4))
             if year != currentYear {
                 if !currentYear.isEmpty { out += "</li>" }
@@ -131,10 +154,21 @@ struct IndexPages {
                 out += "<li><b>\(link ?? label)</b> "
                 currentYear = year
             }
-            let target = Self.fileName(page: page(ofItem: firstIndex[month]!)) + "#m-" + month
+            let target = Self.fileName(page: page(ofItem: position)) + "#m-" + month
             out += "<a href=\"\(ListingFormat.escape(target))\">\(ListingFormat.escape(Self.shortMonth(month)))</a>"
         }
         return out + "</li></ul></nav>\n"
+    }
+
+    /// Every month with the position of its newest track, newest first.
+    func months() -> [MonthStart] {
+        if let monthStarts { return monthStarts }
+        var seen: Set<String> = []
+        var starts: [MonthStart] = []
+        for (index, item) in items.enumerated() where seen.insert(item.month).inserted {
+            starts.append(MonthStart(month: item.month, position: index))
+        }
+        return starts
     }
 
     /// Newer, older, and the page numbers near this one; never the page count, which would

@@ -93,11 +93,13 @@ package struct ListingBuilder: Sendable {
     /// The stat cache of done/ (`ListingCatalog`).
     var catalogPath: String { store.stateDirectory + "/catalog" }
     /// The stamp of the last complete listing's inputs (`stamp`).
-    private var stampPath: String { store.stateDirectory + "/listing" }
+    var stampPath: String { store.stateDirectory + "/listing" }
     /// The per-track cache (`ListingCache`).
     var cachePath: String { store.stateDirectory + "/listing-cache" }
     /// The manifest of the files written (`SiteWriter`).
-    private var manifestPath: String { store.stateDirectory + "/pages" }
+    var manifestPath: String { store.stateDirectory + "/pages" }
+    /// The listing's order (`ListingOrder`).
+    var orderPath: String { store.stateDirectory + "/listing-order" }
     /// Present while a refresh has left images unpruned (an interrupted run, a sharded one, a
     /// listing during a run): the next refresh allowed to prune does so even if nothing changed.
     var prunePendingPath: String { store.stateDirectory + "/prune-pending" }
@@ -127,6 +129,11 @@ package struct ListingBuilder: Sendable {
         {
             return unchanged
         }
+        if let appended = try appendNewest(
+            occasion, previousStamp, settingsHex: settingsHex, doneSnapshot: doneSnapshot, detailsTrusted: detailsTrusted)
+        {
+            return appended
+        }
         let catalog = ListingCatalog.load(catalogPath)
         let scan = try scanDone(knownContent: occasion.knownContent, catalog: catalog)
         report.hashed = scan.hashed
@@ -134,7 +141,7 @@ package struct ListingBuilder: Sendable {
             report.refusedToEmpty = true
             return report
         }
-        let stampHex = stamp(scan.jobsByKey)
+        let (stampHex, inputsSum) = stamp(scan.jobsByKey)
         // The listing's tracks, brought up to date once, when the pages or the overview need them.
         var listedTracks: ListedTracks?
         func listing() -> ListedTracks {
@@ -161,7 +168,10 @@ package struct ListingBuilder: Sendable {
         let prunePending: Bool
         var newStamp = ListingStamp(
             inputsHex: stampHex, settingsHex: settingsHex, done: doneSnapshot, details: detailsSnapshot, trackCount: scan.jobsByKey.count,
-            hasLinkedJobs: scan.hasLinkedJobs)
+            hasLinkedJobs: scan.hasLinkedJobs, inputsSum: inputsSum)
+        // The listing's order, if this refresh keeps it: how many records of `listing-order` are this listing's.
+        var orderCount: Int?
+        var complete = true
         // Unchanged inputs (same jobs, same bytes, same settings) and every file as it was
         // written (one lstat each, see `SiteWriter.verify`): nothing to write. A file deleted or
         // edited since is written again by a rebuild.
@@ -180,11 +190,11 @@ package struct ListingBuilder: Sendable {
             prunePending = FileStore.exists(prunePendingPath)
             // Keeps the snapshots up to date (they settle), so the next refresh need not read done/.
             if report.pagesRemoved > 0 { newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory) }
-            // An overview whose map was not whole is drawn again by the next refresh: no stamp.
-            if !overview.basemapProblems.isEmpty {
-                try FileStore.remove(stampPath)
-            } else if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true {
-                try newStamp.save(stampPath)
+            // The same listing: its order stays, if the cache its records point into is as it was.
+            if let kept = previousStamp?.state, kept.cache == ListingStamp.FileIdentity(of: cachePath),
+                kept.order == ListingStamp.FileIdentity(of: orderPath)
+            {
+                orderCount = kept.orderCount
             }
         } else {
             let rebuilt = try rebuild(
@@ -192,15 +202,26 @@ package struct ListingBuilder: Sendable {
                 beforeIndexFiles: refreshOverview)
             referenced = rebuilt.listed
             try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
-            try rebuilt.cache.save(cachePath)
+            var cache = rebuilt.cache
+            try cache.save(cachePath)
+            if try saveOrder(rebuilt.order, cache: cache) { orderCount = rebuilt.order.count }
             // Pages written or removed: the folder as it is now, which the next refresh checks
             // page by page unless it has settled by then.
             newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory)
-            try saveStamp(newStamp, complete: report.unpublished == 0 && overview.basemapProblems.isEmpty)
+            complete = report.unpublished == 0
             prunePending = true
         }
         // Appended to only when a job came, went or changed (100,000 lines cost ~0.2 s to write).
         try scan.catalog.save(catalogPath, over: catalog)
+        // Last, so that it names the state files as they are now (`ListingStamp.State`).
+        newStamp.state = orderCount.flatMap(currentState)
+        // An overview whose map was not whole is drawn again by the next refresh: no stamp.
+        if !complete || !overview.basemapProblems.isEmpty {
+            try FileStore.remove(stampPath)
+        } else if previousStamp.map({ !newStamp.records(sameAs: $0) }) ?? true {
+            for snapshot in [newStamp.done, newStamp.details] { snapshot?.waitUntilSettled() }
+            try newStamp.save(stampPath)
+        }
         report.pruned = try pruneIfDue(referenced: referenced, olderThan: occasion.pruneLimitNanoseconds, pending: prunePending)
         report.overviewRegions = overview.regions
         report.overviewRegionsDrawn = overview.regionsUpdated + overview.regionsRebuilt
@@ -222,6 +243,7 @@ package struct ListingBuilder: Sendable {
             previous.trusts(previous.details, now: detailsSnapshot)
         else { return nil }
         if occasion.pruneLimitNanoseconds != nil && FileStore.exists(prunePendingPath) { return nil }
+        guard overviewFilesExist() else { return nil }
         let site = SiteWriter(root: store.root, manifestPath: manifestPath)
         // Only the index pages, parts and top files: the detail pages are as they were.
         let (manifestOnDisk, manifestLines) = site.loadManifest(includingDetails: false)
@@ -237,12 +259,25 @@ package struct ListingBuilder: Sendable {
         return report
     }
 
+    /// Whether the overview's pictures and pages are there as its last complete refresh left them
+    /// (`OverviewPublisher.publishedFilesExist`, the check its own refresh makes): a refresh that
+    /// finds nothing changed does not call the overview, so a picture deleted since makes it a
+    /// full refresh, whose overview draws it again.
+    private func overviewFilesExist() -> Bool {
+        let publisher = OverviewPublisher(store: store)
+        guard let stamp = try? FileStore.readFile(publisher.stateDirectory + "/stamp", maximumBytes: 1 << 16),
+            let states = try? FileStore.listDirectory(publisher.regionsDirectory)
+        else { return false }
+        let years = String(decoding: stamp, as: UTF8.self).split(separator: "\n").dropFirst().compactMap { Int($0) }
+        return publisher.publishedFilesExist(states, years: years)
+    }
+
     /// Brings the per-track cache up to date, plans the site from it and writes the plan.
     /// Returns the listed track ids and the cache to save.
     private func rebuild(
         _ scan: DoneScan, listed: ListedTracks, site: SiteWriter, manifest: inout [String: SiteWriter.Entry], sweepingDetails: Bool,
         report: inout ListingReport, beforeIndexFiles: () throws(FileError) -> Void
-    ) throws(FileError) -> (listed: Set<String>, cache: ListingCache) {
+    ) throws(FileError) -> (listed: Set<String>, cache: ListingCache, order: [String]) {
         report.unpublished = listed.unpublished
         let order = listed.cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
         report.tracks = order.count
@@ -262,7 +297,33 @@ package struct ListingBuilder: Sendable {
         report.pagesWritten = applied.filesWritten
         report.bytesWritten = applied.bytesWritten
         report.pagesRemoved = applied.filesRemoved
-        return (plan.liveDetails, listed.cache)
+        return (plan.liveDetails, listed.cache, order.map(\.key))
+    }
+
+    /// Keeps the listing's order (`newestFirst`, keys of `cache`, saved) in `listing-order`; false
+    /// when it cannot be kept (a month too long for its field).
+    private func saveOrder(_ newestFirst: [String], cache: ListingCache) throws(FileError) -> Bool {
+        var records: [ListingOrder.Record] = []
+        records.reserveCapacity(newestFirst.count)
+        for key in newestFirst.reversed() {
+            guard let entry = cache.entries[key], let line = entry.line, let bytes = CacheKeyBytes(hex: key) else {
+                try FileStore.remove(orderPath)
+                return false
+            }
+            records.append(
+                ListingOrder.Record(
+                    key: bytes, sortTime: entry.sortTime, digest: entry.digest, cacheLine: line, cardBytes: entry.card.count, month: entry.month))
+        }
+        return try ListingOrder.save(records, to: orderPath)
+    }
+
+    /// The state files as they are now, for a stamp whose listing is the first `orderCount`
+    /// records of `listing-order`; nil when one is missing.
+    func currentState(orderCount: Int) -> ListingStamp.State? {
+        guard let catalog = ListingStamp.FileIdentity(of: catalogPath), let cache = ListingStamp.FileIdentity(of: cachePath),
+            let order = ListingStamp.FileIdentity(of: orderPath)
+        else { return nil }
+        return ListingStamp.State(catalog: catalog, cache: cache, order: order, orderCount: orderCount)
     }
 
     /// What the overview's pages show of a listed track (`OverviewPublisher.ListedTrack`).
@@ -270,14 +331,8 @@ package struct ListingBuilder: Sendable {
         OverviewPublisher.ListedTrack(year: Int(entry.month.prefix(4)) ?? 0, sortTime: entry.sortTime, card: entry.card, digest: entry.digest)
     }
 
-    /// Keeps `stamp` for a complete listing (every job's record found), so a later run lists
-    /// late publications; removes it otherwise.
-    private func saveStamp(_ stamp: ListingStamp, complete: Bool) throws(FileError) {
-        if complete { try stamp.save(stampPath) } else { try FileStore.remove(stampPath) }
-    }
-
     /// The stamp of what every page depends on besides the tracks: settings, template, page size.
-    private func settingsStamp() -> String {
+    func settingsStamp() -> String {
         var stamp = SHA256()
         stamp.update(fingerprint.bytes)
         // "pages 2": the index pages link the year overviews (the cards are as they were).
@@ -286,25 +341,54 @@ package struct ListingBuilder: Sendable {
         // of them must reach the overview.
         let named = overviewRegions ?? OverviewPublisher(store: store).keptNamedRegions()
         if !named.isEmpty { stamp.update("overview regions \(named)\n") }
+        // So is the overview's map (its stamp carries how the map is faded): a site listed before
+        // the overview had a map, or before a change of its fade, draws it at the next refresh.
+        if let map = overviewBasemap { stamp.update("overview map \(map.stamp)\n") }
         return stamp.finalize().hex
     }
 
     /// The stamp of a refresh's inputs: settings, page template and size, and every key with its
-    /// jobs. The keys are combined without sorting them (the SHA-256 of each key's line, added
-    /// word by word): sorting 100,000 keys cost ≈ 0.1 s a refresh, and a changed key still
-    /// changes the stamp but for a chance of 2^-256.
-    private func stamp(_ jobsByKey: [String: [String]]) -> String {
-        var sum: [UInt64] = [0, 0, 0, 0]
-        for (key, jobs) in jobsByKey {
+    /// jobs (`InputsSum`), and the sum it is made of.
+    private func stamp(_ jobsByKey: [String: [String]]) -> (hex: String, sum: InputsSum) {
+        var sum = InputsSum()
+        for (key, jobs) in jobsByKey { sum.add(key: key, jobs: jobs) }
+        return (inputsStamp(sum, trackCount: jobsByKey.count), sum)
+    }
+
+    /// The stamp of `trackCount` keys whose lines add up to `sum`.
+    func inputsStamp(_ sum: InputsSum, trackCount: Int) -> String {
+        var stamp = SHA256()
+        stamp.update(settingsStamp() + "\ntracks \(trackCount)\n")
+        stamp.update(sum.bytes)
+        return stamp.finalize().hex
+    }
+
+    /// Every key with its jobs, combined without sorting: the SHA-256 of each key's line, added
+    /// word by word (sorting 100,000 keys cost ≈ 0.1 s a refresh, and a changed key still changes
+    /// the stamp but for a chance of 2^-256). A sum, so tracks added change it by their lines alone.
+    struct InputsSum: Equatable {
+        var words: [UInt64] = [0, 0, 0, 0]
+
+        init() {}
+
+        /// Adds the line of `key` listed from `jobs`.
+        mutating func add(key: String, jobs: [String]) {
             let line = SHA256.hash(key + "\t" + (jobs.count == 1 ? jobs[0] : jobs.sorted().joined(separator: "\t")) + "\n")
             for lane in 0..<4 {
                 let word = line.bytes[(lane * 8)..<(lane * 8 + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                sum[lane] &+= word
+                words[lane] &+= word
             }
         }
-        var stamp = SHA256()
-        stamp.update(settingsStamp() + "\ntracks \(jobsByKey.count)\n")
-        stamp.update(sum.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } })
-        return stamp.finalize().hex
+
+        /// The words big-endian, 32 bytes.
+        var bytes: [UInt8] { words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } } }
+
+        /// 64 hex digits.
+        var hex: String { CacheKeyBytes(bytes).hex }
+
+        init?(hex: Substring) {
+            guard let bytes = CacheKeyBytes(hex: String(hex))?.bytes else { return nil }
+            words = (0..<4).map { lane in bytes[(lane * 8)..<(lane * 8 + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        }
     }
 }

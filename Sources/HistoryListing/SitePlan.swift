@@ -47,35 +47,44 @@ struct SitePlan {
     /// files `manifest` says were written.
     init(items: [IndexPages.Item], pageSize: Int, manifest: [String: SiteWriter.Entry]) {
         let index = IndexPages(items: items, pageSize: pageSize)
-        pageCount = index.pageCount
+        self.init(index: index, pages: 1...max(index.pageCount, 1), manifest: manifest)
         liveDetails.reserveCapacity(items.count)
         for item in items {
             liveDetails.insert(item.id)
             if manifest[item.id]?.digest != item.digest { detailPages.append(Detail(id: item.id, digest: item.digest)) }
         }
+        removals = Self.removals(from: manifest, liveDetails: liveDetails, pageCount: pageCount)
+    }
+
+    /// The plan of `index`'s numbered pages and parts among `pages` (whose tracks `index.items`
+    /// must hold, with the track newer than each page's newest) and the top files, against the
+    /// files `manifest` says were written; no detail page, nothing removed.
+    init(index: IndexPages, pages candidates: ClosedRange<Int>, manifest: [String: SiteWriter.Entry]) {
+        pageCount = index.pageCount
         var pages: [File] = []
         var parts: [File] = []
         var references: [IndexDocument.PartReference] = []
         for number in stride(from: index.pageCount, through: 1, by: -1) {
             let range = index.range(ofPage: number)
+            let partPath = SiteWriter.partPath(number)
+            references.append(IndexDocument.PartReference(path: partPath, trackCount: range.count))
+            guard candidates.contains(number) else { continue }
             let pageName = IndexPages.fileName(page: number)
             let pageDigest = index.digest(ofPage: number)
             if manifest[pageName]?.digest != pageDigest { pages.append(File(id: pageName, digest: pageDigest, bytes: index.page(number))) }
-            let partPath = SiteWriter.partPath(number)
+            let items = index.items
             let partDigest = range.reduce(ListingCache.digest("part \(number)".utf8)) { hash, position in
                 withUnsafeBytes(of: items[position].digest) { ListingCache.digest($0, seed: hash) }
             }
             if manifest[partPath]?.digest != partDigest {
                 parts.append(File(id: partPath, digest: partDigest, bytes: IndexDocument.part(number, tracks: range.lazy.map { items[$0].json })))
             }
-            references.append(IndexDocument.PartReference(path: partPath, trackCount: range.count))
         }
         indexFiles = parts + pages
-        let json = IndexDocument.index(pageSize: pageSize, parts: references, trackCount: items.count)
+        let json = IndexDocument.index(pageSize: index.pageSize, parts: references, trackCount: index.count)
         topFiles = zip(SiteWriter.topFiles, [Array(SiteStyleSheet.css.utf8), index.indexPage(), json]).map { id, bytes in
             File(id: id, digest: ListingCache.digest(bytes), bytes: bytes)
         }
-        removals = Self.removals(from: manifest, liveDetails: liveDetails, pageCount: pageCount)
     }
 
     /// Manifest entries not part of a listing of `liveDetails` over `pageCount` pages: detail

@@ -15,6 +15,8 @@ extension SiteWriter {
         var details = 0
         /// Whether `pages` held detail-page lines (a manifest from before the split).
         var detailsInPages = false
+        /// Whether `pages-tracks` was read (else the manifest holds only the detail pages written since).
+        var detailsLoaded = true
     }
 
     /// The detail pages' journal.
@@ -27,6 +29,7 @@ extension SiteWriter {
         lines.pages = Self.replay(manifestPath, into: &manifest)
         lines.detailsInPages = manifest.keys.contains(where: Self.isDetailID)
         if includingDetails { lines.details = Self.replay(detailManifestPath, into: &manifest) }
+        lines.detailsLoaded = includingDetails
         return (manifest, lines)
     }
 
@@ -47,7 +50,14 @@ extension SiteWriter {
         }
         if lines.detailsInPages { return try saveManifest(manifest) }
         let detailCount = manifest.keys.count(where: Self.isDetailID)
-        if try !Self.appended(detailChanges, to: detailManifestPath, linesOnDisk: lines.details, live: detailCount) {
+        if !lines.detailsLoaded {
+            // Detail pages of new tracks only (`ListingBuilder.appendNewest`): lines to add, none stale.
+            if !detailChanges.isEmpty && FileStore.exists(detailManifestPath) {
+                try FileStore.append(Array(detailChanges.utf8), to: detailManifestPath)
+            } else if !detailChanges.isEmpty {
+                try FileStore.writeAtomically(Array(detailChanges.utf8), to: detailManifestPath)
+            }
+        } else if try !Self.appended(detailChanges, to: detailManifestPath, linesOnDisk: lines.details, live: detailCount) {
             try Self.write(manifest.filter { Self.isDetailID($0.key) }, to: detailManifestPath)
         }
         if try !Self.appended(pageChanges, to: manifestPath, linesOnDisk: lines.pages, live: manifest.count - detailCount) {

@@ -43,7 +43,7 @@ enum ListingBenchmark {
         while FileStore.exists(queue.layout.done + "/track-\(next).gpx") { next += 1 }
         for _ in 0..<runs {
             // Refreshes seconds apart, as runs are: a folder changed less than
-            // `DirectorySnapshot.settleNanoseconds` before a refresh is checked file by file by the
+            // `DirectorySnapshot.coarseSettleNanoseconds` before a refresh is checked file by file by the
             // next one (the cost of an immediate rerun, printed as "forced" for the worst case).
             Thread.sleep(forTimeInterval: 2.1)
             var before = Cost.now()

@@ -19,35 +19,35 @@ import Testing
         try sandbox.enqueueArchive()
         #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
         let listedFive = sandbox.root + "/listed-five"
-        try copy(sandbox.output, to: listedFive)
+        try Self.copy(sandbox.output, to: listedFive)
         try sandbox.writeTracks(1, fixCount: 60, seed: 40, prefix: "new")
         try sandbox.enqueueArchive()
         #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)
         // The start: the new track acked and published, the site and the listing's state as
         // before it (a run killed before its listing).
         let start = sandbox.root + "/start"
-        try copy(listedFive, to: start)
+        try Self.copy(listedFive, to: start)
         for folder in ["thumbs", ".tracksnap/records"] {
             try FileManager.default.removeItem(atPath: start + "/" + folder)
-            try copy(sandbox.output + "/" + folder, to: start + "/" + folder)
+            try Self.copy(sandbox.output + "/" + folder, to: start + "/" + folder)
         }
         try restore(start, into: sandbox)
         try listing(sandbox)
-        let expected = try publishedFiles(sandbox.output)
+        let expected = try Self.publishedFiles(sandbox.output)
         #expect(sandbox.listedTracks().count == 6 && expected.keys.contains { $0.hasPrefix("tracks/") })
         // The new track changes the overview's pictures too (issue 25), so the kills below also
         // land inside the overview's update.
-        let overviewBefore = try publishedFiles(listedFive).filter { $0.key.hasPrefix("overview/") }
+        let overviewBefore = try Self.publishedFiles(listedFive).filter { $0.key.hasPrefix("overview/") }
         #expect(!overviewBefore.isEmpty && expected.filter { $0.key.hasPrefix("overview/") } != overviewBefore)
 
         var kills = 0
         for group in Self.syscallGroups {
             for step in 1...400 {
                 try restore(start, into: sandbox)
-                let killed = try listingKilled(sandbox, at: group, step: step)
+                let killed = try Self.listingKilled(sandbox, at: group, step: step)
                 #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
                 try listing(sandbox)
-                #expect(try publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
+                #expect(try Self.publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
                 guard killed else { break }
                 kills += 1
             }
@@ -58,11 +58,11 @@ import Testing
         // unchanged listing changes nothing, and a deleted detail page is written again.
         Thread.sleep(forTimeInterval: 2.1)
         try listing(sandbox)
-        #expect(try publishedFiles(sandbox.output) == expected)
+        #expect(try Self.publishedFiles(sandbox.output) == expected)
         let detail = try #require(expected.keys.first { $0.hasPrefix("tracks/") })
         try FileStore.remove(sandbox.output + "/" + detail)
         try listing(sandbox)
-        #expect(try publishedFiles(sandbox.output) == expected)
+        #expect(try Self.publishedFiles(sandbox.output) == expected)
     }
 
     /// `tracksnap listing` over the sandbox (page size 2), which must succeed.
@@ -73,7 +73,7 @@ import Testing
 
     /// `tracksnap listing` under strace, killed (SIGKILL) at the `step`-th call of the system
     /// calls in `group`; false when it finished before that.
-    private func listingKilled(_ sandbox: RunSandbox, at group: String, step: Int) throws -> Bool {
+    static func listingKilled(_ sandbox: RunSandbox, at group: String, step: Int) throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.strace)
         process.arguments =
@@ -87,7 +87,7 @@ import Testing
     }
 
     /// Every file a reader of `output` can see (no dot-path), by relative path.
-    private func publishedFiles(_ output: String) throws -> [String: [UInt8]] {
+    static func publishedFiles(_ output: String) throws -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: output) else { return files }
         while let relative = enumerator.nextObject() as? String {
@@ -102,14 +102,14 @@ import Testing
     /// Replaces the sandbox's Output/ with a copy of `folder`.
     private func restore(_ folder: String, into sandbox: RunSandbox) throws {
         try? FileManager.default.removeItem(atPath: sandbox.output)
-        try copy(folder, to: sandbox.output)
+        try Self.copy(folder, to: sandbox.output)
     }
 
-    /// `cp -a`: modes and times kept.
-    private func copy(_ source: String, to destination: String) throws {
+    /// `cp -a`: modes and times kept; with `linking`, files hard-linked (`cp -al`).
+    static func copy(_ source: String, to destination: String, linking: Bool = false) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/cp")
-        process.arguments = ["-a", source, destination]
+        process.arguments = [linking ? "-al" : "-a", source, destination]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "cp -a \(source) \(destination)")
