@@ -74,7 +74,7 @@ struct OverviewCatalog: Equatable {
         var out = Self.magic
         out.reserveCapacity(Self.magic.count + entries.count * Self.entryBytes)
         for (id, entry) in entries {
-            guard let key = Self.keyBytes(id) else { continue }
+            guard let key = CacheKeyBytes(hex: id)?.bytes else { continue }
             out += key
             for value in [entry.west, entry.south, entry.east, entry.north, entry.startTime ?? .nan] {
                 withUnsafeBytes(of: value.bitPattern.littleEndian) { out += $0 }
@@ -94,23 +94,5 @@ struct OverviewCatalog: Equatable {
             }
             return 64
         }
-    }
-
-    /// The 32 bytes of a 64-hex-digit id; nil for anything else.
-    private static func keyBytes(_ id: String) -> [UInt8]? {
-        let utf8 = Array(id.utf8)
-        guard utf8.count == 64 else { return nil }
-        var key = [UInt8](repeating: 0, count: 32)
-        for index in 0..<64 {
-            let character = utf8[index]
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            key[index / 2] |= index % 2 == 0 ? value << 4 : value
-        }
-        return key
     }
 }
