@@ -42,7 +42,7 @@ import Testing
         for name in try FileStore.listDirectory(sandbox.output + "/index") where name.hasPrefix("part-") {
             try FileStore.remove(sandbox.output + "/index/" + name)
         }
-        try listing(sandbox)
+        try ListingCrashTests.listing(sandbox)
         #expect(try ListingCrashTests.publishedFiles(sandbox.output) == added)
     }
 
@@ -67,23 +67,12 @@ import Testing
         }
         try restore(start, into: sandbox)
         let inode = try Self.orderInode(sandbox)
-        try listing(sandbox)
+        try ListingCrashTests.listing(sandbox)
         #expect(try Self.orderInode(sandbox) == inode, "the listing did not take the short way")
         let expected = try ListingCrashTests.publishedFiles(sandbox.output)
         #expect(sandbox.listedTracks().count == 6)
 
-        var kills = 0
-        for group in ListingCrashTests.syscallGroups {
-            for step in 1...400 {
-                try restore(start, into: sandbox)
-                let killed = try ListingCrashTests.listingKilled(sandbox, at: group, step: step)
-                #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
-                try listing(sandbox)
-                #expect(try ListingCrashTests.publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
-                guard killed else { break }
-                kills += 1
-            }
-        }
+        let kills = try ListingCrashTests.killEverywhere(sandbox, expected: expected) { try restore(start, into: sandbox) }
         #expect(kills > 10, "the listing was killed only \(kills) times: the test no longer reaches its writes")
     }
 
@@ -99,12 +88,6 @@ import Testing
             try FileStore.writeAtomically(Array(dated.utf8), to: path)
             sandbox.age(path, seconds: 3600)
         }
-    }
-
-    /// `tracksnap listing` over the sandbox (page size 2), which must succeed.
-    private func listing(_ sandbox: RunSandbox) throws {
-        let result = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2"])
-        #expect(result.status == 0, "\(result.stderr)")
     }
 
     /// Replaces the sandbox's Output/ with `folder` (`linkedCopy`), its stamp made to name the

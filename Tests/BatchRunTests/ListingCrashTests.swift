@@ -32,7 +32,7 @@ import Testing
             try Self.copy(sandbox.output + "/" + folder, to: start + "/" + folder)
         }
         try restore(start, into: sandbox)
-        try listing(sandbox)
+        try Self.listing(sandbox)
         let expected = try Self.publishedFiles(sandbox.output)
         #expect(sandbox.listedTracks().count == 6 && expected.keys.contains { $0.hasPrefix("tracks/") })
         // The new track changes the overview's pictures too (issue 25), so the kills below also
@@ -40,35 +40,43 @@ import Testing
         let overviewBefore = try Self.publishedFiles(listedFive).filter { $0.key.hasPrefix("overview/") }
         #expect(!overviewBefore.isEmpty && expected.filter { $0.key.hasPrefix("overview/") } != overviewBefore)
 
-        var kills = 0
-        for group in Self.syscallGroups {
-            for step in 1...400 {
-                try restore(start, into: sandbox)
-                let killed = try Self.listingKilled(sandbox, at: group, step: step)
-                #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
-                try listing(sandbox)
-                #expect(try Self.publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
-                guard killed else { break }
-                kills += 1
-            }
-        }
+        let kills = try Self.killEverywhere(sandbox, expected: expected) { try restore(start, into: sandbox) }
         #expect(kills > 20, "the listing was killed only \(kills) times: the test no longer reaches its writes")
 
         // The state a repair left serves the next refreshes: once the folders have settled, an
         // unchanged listing changes nothing, and a deleted detail page is written again.
         Thread.sleep(forTimeInterval: 2.1)
-        try listing(sandbox)
+        try Self.listing(sandbox)
         #expect(try Self.publishedFiles(sandbox.output) == expected)
         let detail = try #require(expected.keys.first { $0.hasPrefix("tracks/") })
         try FileStore.remove(sandbox.output + "/" + detail)
-        try listing(sandbox)
+        try Self.listing(sandbox)
         #expect(try Self.publishedFiles(sandbox.output) == expected)
     }
 
     /// `tracksnap listing` over the sandbox (page size 2), which must succeed.
-    private func listing(_ sandbox: RunSandbox) throws {
+    static func listing(_ sandbox: RunSandbox) throws {
         let result = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2"])
         #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Kills the listing at every step of every group of system calls (`listingKilled`), each
+    /// time from the state `restore` puts back; checks that the killed listing left nothing
+    /// broken in view and that the next listing makes the site `expected`. Returns the kills.
+    static func killEverywhere(_ sandbox: RunSandbox, expected: [String: [UInt8]], restore: () throws -> Void) throws -> Int {
+        var kills = 0
+        for group in syscallGroups {
+            for step in 1...400 {
+                try restore()
+                let killed = try listingKilled(sandbox, at: group, step: step)
+                #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
+                try Self.listing(sandbox)
+                #expect(try publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
+                guard killed else { break }
+                kills += 1
+            }
+        }
+        return kills
     }
 
     /// `tracksnap listing` under strace, killed (SIGKILL) at the `step`-th call of the system
