@@ -197,9 +197,7 @@ extension ListingBuilder {
             newEntries[track.key] = track.entry
             listed.insert(track.key)
         }
-        var publisher = OverviewPublisher(store: store)
-        publisher.namedRegions = overviewRegions
-        return try publisher.refresh(listed: listed, inputStamp: inputStamp) { id in
+        return try overviewPublisher.refresh(listed: listed, inputStamp: inputStamp) { id in
             if let entry = newEntries[id] { return Self.overviewTrack(entry) }
             return positions[id].flatMap { order.overviewTrack($0, cache: cache.bytes) }
         }

@@ -85,6 +85,15 @@ package struct ListingBuilder: Sendable {
     /// The map under the overview's pictures (`OverviewPublisher.basemap`); nil: the grid. Default: nil.
     package var overviewBasemap: (any OverviewBasemap)?
 
+    /// The overview's publisher as this listing configures it (its regions and map), for every
+    /// way a refresh takes: one place, so no way draws another overview.
+    var overviewPublisher: OverviewPublisher {
+        var publisher = OverviewPublisher(store: store)
+        publisher.namedRegions = overviewRegions
+        publisher.basemap = overviewBasemap
+        return publisher
+    }
+
     /// Whether a refresh may publish an empty site over one that lists tracks. Default: false: a
     /// queue with nothing in done/ is far more often a wrong `--jobs` or an unmounted share than
     /// a wish to empty the site, and a refresh would otherwise delete every image and page.
@@ -153,10 +162,7 @@ package struct ListingBuilder: Sendable {
         // After the detail pages its region pages link, before the index pages that link it.
         var overview = OverviewPublisher.Report()
         func refreshOverview() throws(FileError) {
-            var publisher = OverviewPublisher(store: store)
-            publisher.namedRegions = overviewRegions
-            publisher.basemap = overviewBasemap
-            overview = try publisher.refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex) { id in
+            overview = try overviewPublisher.refresh(listed: Set(scan.jobsByKey.keys), inputStamp: stampHex) { id in
                 listing().cache.entries[id].map(Self.overviewTrack)
             }
         }

@@ -1,6 +1,7 @@
 import FileStore
 import Foundation
 import Testing
+import TrackSynthesis
 
 /// A refresh that only adds tracks newer than every listed one (`ListingBuilder.appendNewest`):
 /// it writes the site a listing from nothing writes, and a kill -9 at any of its steps leaves a
@@ -44,6 +45,46 @@ import Testing
         }
         try ListingCrashTests.listing(sandbox)
         #expect(try ListingCrashTests.publishedFiles(sandbox.output) == added)
+    }
+
+    /// The short way draws the overview over the run's map, as a listing from nothing does (it
+    /// once drew the new track's pictures over the grid paper: the map was not handed on).
+    @Test func theShortWayDrawsTheOverviewOverTheRunsMap() throws {
+        let sandbox = try RunSandbox()
+        defer { try? FileManager.default.removeItem(atPath: sandbox.root) }
+        // The generated tracks start in Paris.
+        let paris = sandbox.root + "/paris.mbtiles"
+        _ = try TileSetMaker.writeMBTiles(paris, kind: .position, boundsLonLat: [2.28, 48.82, 2.42, 48.90], zooms: 13...14)
+        let arguments = ["--style", sandbox.thumbnailsOnlyStyle, "--basemap", paris]
+        try sandbox.writeTracks(3, fixCount: 60)
+        try sandbox.enqueueArchive()
+        #expect(try sandbox.runQueue(arguments).status == 0)
+        Thread.sleep(forTimeInterval: 2.1)
+        let inode = try #require(try Self.orderInode(sandbox))
+        try writeNewerTracks(sandbox, 1, month: 6)
+        try sandbox.enqueueArchive()
+        let run = try sandbox.runQueue(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.orderInode(sandbox) == inode, "not added the short way")
+        let short = try overviewPictures(sandbox.output)
+        #expect(short.count >= 4)
+
+        // From nothing: the overview's state, pictures and the listing's stamp gone.
+        try FileManager.default.removeItem(atPath: sandbox.output + "/.tracksnap/overview")
+        try FileManager.default.removeItem(atPath: sandbox.output + "/overview")
+        try FileStore.remove(sandbox.output + "/.tracksnap/listing")
+        let listing = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output] + arguments)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(try overviewPictures(sandbox.output) == short)
+    }
+
+    /// Every overview picture under `output`, by name.
+    private func overviewPictures(_ output: String) throws -> [String: [UInt8]] {
+        var pictures: [String: [UInt8]] = [:]
+        for name in try FileStore.listDirectory(output + "/overview") where name.hasSuffix(".png") {
+            pictures[name] = try FileStore.readFile(output + "/overview/" + name)
+        }
+        return pictures
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ListingCrashTests.strace)))
