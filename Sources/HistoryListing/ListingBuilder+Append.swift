@@ -67,8 +67,8 @@ extension ListingBuilder {
         let newest = added.reversed().map {
             IndexPages.Item(id: $0.key, month: $0.entry.month, card: $0.entry.card, json: $0.entry.json, digest: $0.entry.digest)
         }
-        let index = IndexPages(
-            newest: newest + older, count: count, months: order.months(after: newest.map(\.month)), pageSize: pageSize)
+        let months = order.months(after: newest.map(\.month))
+        let index = IndexPages(newest: newest + older, count: count, months: months, pageSize: pageSize)
         let plan = SitePlan(index: index, pages: lowestPage...max(lowestPage, index.pageCount), manifest: manifest)
 
         var sum = inputsSum
@@ -77,7 +77,8 @@ extension ListingBuilder {
         var overview = OverviewPublisher.Report()
         let details = added.reversed().map { SitePlan.File(id: $0.key, digest: $0.entry.digest, bytes: DetailPage.html($0.track)) }
         let applied = try site.apply(plan, detailPages: details, manifest: &manifest, sweepingDetails: false) { () throws(FileError) in
-            overview = try refreshOverview(order, added: added, cache: cache, inputStamp: stampHex)
+            let years = Set(months.map { Int($0.month.prefix(4)) ?? 0 })
+            overview = try refreshOverview(order, added: added, cache: cache, inputStamp: stampHex, years: years)
         }
         try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
         // The state files, each appended to, then the stamp that names them as they now are.
@@ -183,23 +184,31 @@ extension ListingBuilder {
         return items
     }
 
-    /// The overview brought to the listing of `order` and `added`: it asks for every listed
-    /// track, whose card (for its region's page) is cut from its cache line when asked for.
+    /// The overview brought to the listing of `order` and `added`, whose `years` the listing's
+    /// months give: a listed track's card (for its region's page) is cut from its cache line when
+    /// asked for, through positions by key made at the first such question (none when no region
+    /// is drawn).
     private func refreshOverview(
-        _ order: ListingOrder, added: [NewTrack], cache: MappedFile, inputStamp: String
+        _ order: ListingOrder, added: [NewTrack], cache: MappedFile, inputStamp: String, years: Set<Int>
     ) throws(FileError) -> OverviewPublisher.Report {
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(order.count + added.count)
-        for position in 0..<order.count { positions[order.keyHex(position)] = position }
-        var listed = Set(positions.keys)
+        var listed: Set<String> = []
+        listed.reserveCapacity(order.count + added.count)
+        for position in 0..<order.count { listed.insert(order.keyHex(position)) }
         var newEntries: [String: ListingCache.Entry] = [:]
         for track in added {
             newEntries[track.key] = track.entry
             listed.insert(track.key)
         }
-        return try overviewPublisher.refresh(listed: listed, inputStamp: inputStamp) { id in
+        var positions: [String: Int]?
+        return try overviewPublisher.refresh(listed: listed, inputStamp: inputStamp, years: years) { id in
             if let entry = newEntries[id] { return Self.overviewTrack(entry) }
-            return positions[id].flatMap { order.overviewTrack($0, cache: cache.bytes) }
+            if positions == nil {
+                var made: [String: Int] = [:]
+                made.reserveCapacity(order.count)
+                for position in 0..<order.count { made[order.keyHex(position)] = position }
+                positions = made
+            }
+            return positions?[id].flatMap { order.overviewTrack($0, cache: cache.bytes) }
         }
     }
 

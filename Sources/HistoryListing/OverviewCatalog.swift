@@ -6,8 +6,9 @@ import ThumbnailCache
 /// `Output/.tracksnap/overview/tracks`. Binary, fixed-size entries after the magic
 /// `TSOVC1\n`: the 32 bytes of the key, then west, south, east, north and start as float64
 /// bit patterns (start NaN: no times), then 1 byte (1: the record keeps a route). At 100,000
-/// tracks that is 7.3 MB, read and written in tens of milliseconds; the text of tab-separated
-/// decimals took 1.3 s a refresh.
+/// tracks that is 7.3 MB, read in tens of milliseconds (the text of tab-separated decimals took
+/// 1.3 s a refresh). A refresh that only adds tracks writes their entries over the file's end
+/// (`save(_:added:)`): 73 bytes a track instead of the whole file.
 struct OverviewCatalog: Equatable {
     /// One track.
     struct Entry: Equatable {
@@ -41,6 +42,10 @@ struct OverviewCatalog: Equatable {
 
     /// Entries by track id (64 hex digits).
     var entries: [String: Entry] = [:]
+    /// Whole entries in the file when it was loaded, a track written twice counted twice (a
+    /// refresh killed after writing its entries and before its stamp writes them again); nil
+    /// when there was no catalog file.
+    private(set) var entriesInFile: Int?
 
     static let magic = Array("TSOVC1\n".utf8)
     static let entryBytes = 32 + 5 * 8 + 1
@@ -48,10 +53,10 @@ struct OverviewCatalog: Equatable {
     /// The catalog at `path`; empty when missing or not one (every record is then read once).
     static func load(_ path: String) -> OverviewCatalog {
         var catalog = OverviewCatalog()
-        guard let bytes = try? FileStore.readFile(path), bytes.starts(with: magic), (bytes.count - magic.count) % entryBytes == 0 else {
-            return catalog
-        }
+        guard let bytes = try? FileStore.readFile(path), bytes.starts(with: magic) else { return catalog }
+        // A torn last entry (an append cut short) is not read; the next save writes over it.
         let count = (bytes.count - magic.count) / entryBytes
+        catalog.entriesInFile = count
         catalog.entries.reserveCapacity(count)
         bytes.withUnsafeBytes { raw in
             for index in 0..<count {
@@ -73,15 +78,32 @@ struct OverviewCatalog: Equatable {
     func bytes() -> [UInt8] {
         var out = Self.magic
         out.reserveCapacity(Self.magic.count + entries.count * Self.entryBytes)
-        for (id, entry) in entries {
-            guard let key = CacheKeyBytes(hex: id)?.bytes else { continue }
-            out += key
-            for value in [entry.west, entry.south, entry.east, entry.north, entry.startTime ?? .nan] {
-                withUnsafeBytes(of: value.bitPattern.littleEndian) { out += $0 }
-            }
-            out.append(entry.hasRoute ? 1 : 0)
-        }
+        for (id, entry) in entries { Self.append(id, entry, to: &out) }
         return out
+    }
+
+    /// Saves the catalog as loaded plus the entries of `added` (ids whose entries were set since
+    /// the load; nothing removed): written over the end of the file when it holds each loaded
+    /// entry once, else nothing is written and false returned (the caller writes `bytes()` whole,
+    /// in its batch of state files). The entries are fsynced before the caller's stamp names them.
+    func save(_ path: String, added: [String]) throws(FileError) -> Bool {
+        guard let entriesInFile, entriesInFile == entries.count - added.count else { return false }
+        guard !added.isEmpty else { return true }
+        var out: [UInt8] = []
+        out.reserveCapacity(added.count * Self.entryBytes)
+        for id in added { if let entry = entries[id] { Self.append(id, entry, to: &out) } }
+        try FileStore.overwrite(out, in: path, from: Self.magic.count + entriesInFile * Self.entryBytes)
+        return true
+    }
+
+    /// Appends the bytes of one entry (none when `id` is not 64 hex digits).
+    private static func append(_ id: String, _ entry: Entry, to out: inout [UInt8]) {
+        guard let key = CacheKeyBytes(hex: id)?.bytes else { return }
+        out += key
+        for value in [entry.west, entry.south, entry.east, entry.north, entry.startTime ?? .nan] {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { out += $0 }
+        }
+        out.append(entry.hasRoute ? 1 : 0)
     }
 
     private static let digits = Array("0123456789abcdef".utf8)

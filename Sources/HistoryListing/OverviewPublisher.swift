@@ -100,15 +100,19 @@ package struct OverviewPublisher {
     /// Brings the overview to the tracks `listed` (their cache keys; a key whose record is not
     /// published yet is left out, and the stamp is not kept, so a later refresh adds it).
     /// `inputStamp`, when given, already stands for every listed key (the listing's own stamp of
-    /// done/), which saves sorting and hashing them again; nil hashes `listed`. `listing` gives
-    /// what the listing shows of a listed track (nil: not listed); it is called only when
-    /// something is to be done.
+    /// done/), which saves sorting and hashing them again; nil hashes `listed`. `years`, when
+    /// given, are the years the listing files its tracks under (`ListedTrack.year` of every
+    /// listed track), which saves asking `listing` for each. `listing` gives what the listing
+    /// shows of a listed track (nil: not listed); it is called only when something is to be
+    /// done, and then for the members of the regions.
     ///
     /// The order of writing makes every link point at a file already there: a region's pictures
     /// (every year's, then each year's) and counts, then its page; the year pages; then
     /// `overview.html` and `index/overview.json`. The caller writes the track pages the region
     /// pages link before, and the index pages that link the overview after.
-    package func refresh(listed: Set<String>, inputStamp: String? = nil, listing: (String) -> ListedTrack?) throws(FileError) -> Report {
+    package func refresh(
+        listed: Set<String>, inputStamp: String? = nil, years knownYears: Set<Int>? = nil, listing: (String) -> ListedTrack?
+    ) throws(FileError) -> Report {
         try FileStore.createDirectories([store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory])
         let keptNamed = keptNamedRegions()
         var options = self.options
@@ -124,26 +128,26 @@ package struct OverviewPublisher {
         var work = Work(regionIndex: OverviewRegionIndex.load(regionIndexPath))
         work.records.use(store)
         var catalog = OverviewCatalog.load(catalogPath)
-        var complete = true, catalogChanged = false
+        var complete = true, catalogRemoved = false
+        var catalogAdded: [String] = []
         for id in listed where catalog.entries[id] == nil {
             if let record = work.records.record(id) {
                 catalog.entries[id] = OverviewCatalog.Entry(record)
-                catalogChanged = true
+                catalogAdded.append(id)
             } else {
                 complete = false
             }
         }
         for id in catalog.entries.keys where !listed.contains(id) {
             catalog.entries[id] = nil
-            catalogChanged = true
+            catalogRemoved = true
         }
         work.report.tracksWithoutRoute = catalog.entries.values.reduce(0) { $0 + ($1.hasRoute ? 0 : 1) }
         let extents = catalog.entries.filter(\.value.hasRoute).sorted { $0.key < $1.key }.compactMap { id, entry in
             TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime)
         }
-        var years: Set<Int> = []
         var shown: [OverviewPage.Region] = []
-        for id in listed { if let year = listing(id)?.year { years.insert(year) } }
+        let years = knownYears ?? Set(listed.compactMap { listing($0)?.year })
         for plan in OverviewAtlas.plan(extents, options: options) {
             shown.append(try publishRegion(plan, options: options, listing: listing, work: &work))
         }
@@ -168,7 +172,10 @@ package struct OverviewPublisher {
         // One batch, the stamp last: a refresh killed before it does the work again.
         var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]
         if let namedRegions, namedRegions != keptNamed { state.append((Self.bytes(of: namedRegions), namedRegionsPath)) }
-        if catalogChanged { state.insert((catalog.bytes(), catalogPath), at: 0) }
+        // New tracks only: their entries written over the catalog's end (fsynced before the stamp).
+        var catalogSaved = false
+        if !catalogRemoved { catalogSaved = try catalog.save(catalogPath, added: catalogAdded) }
+        if !catalogSaved { state.insert((catalog.bytes(), catalogPath), at: 0) }
         // The stamp names the years, so an unchanged refresh can check their pages are there.
         let stampFile = ([stamp] + sortedYears.map(String.init)).joined(separator: "\n")
         if complete && report.basemapProblems.isEmpty { state.append((Array(stampFile.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
