@@ -174,8 +174,15 @@ struct IndexPages {
     /// Newer, older, and the page numbers near this one; never the page count, which would
     /// change every page whenever a page is added.
     private func pager(_ number: Int) -> String {
+        Self.pager(number, pageCount: pageCount, newest: "index.html", fileName: Self.fileName(page:))
+    }
+
+    /// The pager of numbered page `number` of `pageCount` (1 = oldest) whose files `fileName`
+    /// names, under the page of the newest tracks `newest`: newer, older, the oldest page and
+    /// the page numbers near this one (the index's and a region's, `RegionPages`).
+    static func pager(_ number: Int, pageCount: Int, newest: String, fileName: (Int) -> String) -> String {
         var out = "<nav class=\"pager\" aria-label=\"Pages\">"
-        out += "<a rel=\"prev\" href=\"\(number == pageCount ? "index.html" : Self.fileName(page: number + 1))\">← Newer</a>"
+        out += "<a rel=\"prev\" href=\"\(number == pageCount ? newest : fileName(number + 1))\">← Newer</a>"
         var shown = Set([1])
         for candidate in (number - 2)...(number + 2) where candidate >= 1 && candidate <= pageCount { shown.insert(candidate) }
         var previous = 0
@@ -184,11 +191,11 @@ struct IndexPages {
             out +=
                 candidate == number
                 ? "<span class=\"current\" aria-current=\"page\">\(candidate)</span>"
-                : "<a href=\"\(Self.fileName(page: candidate))\">\(candidate)</a>"
+                : "<a href=\"\(fileName(candidate))\">\(candidate)</a>"
             previous = candidate
         }
-        if number > 1 { out += "<a rel=\"next\" href=\"\(Self.fileName(page: number - 1))\">Older →</a>" }
-        return out + "<a href=\"index.html\">Newest</a></nav>\n"
+        if number > 1 { out += "<a rel=\"next\" href=\"\(fileName(number - 1))\">Older →</a>" }
+        return out + "<a href=\"\(newest)\">Newest</a></nav>\n"
     }
 
     /// The link to the overview of the year of `month` ("2024-05"), for a heading; empty when it

@@ -91,6 +91,7 @@ package struct ListingBuilder: Sendable {
         var publisher = OverviewPublisher(store: store)
         publisher.namedRegions = overviewRegions
         publisher.basemap = overviewBasemap
+        publisher.cardsPerPage = pageSize
         return publisher
     }
 

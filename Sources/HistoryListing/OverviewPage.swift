@@ -3,7 +3,7 @@ import MapGeometry
 
 /// `overview.html` and `index/overview.json`: the archive at a glance, one card per region (most
 /// tracks first) with its thumbnail, name, track count and distance (said again in the image's alt
-/// text), linking to the region's page (`OverviewPage.regionHTML`), and the years, each linking to
+/// text), linking to the region's page (`RegionPages`), and the years, each linking to
 /// its page (`OverviewPage.yearHTML`). Plain HTML, no scripts.
 ///
 ///     index/overview.json   {"regions":[
@@ -84,6 +84,8 @@ enum OverviewPage {
         var name: String?
         /// Its pictures by year, oldest first.
         var years: [(year: Int, picture: Picture)] = []
+        /// Where the region's pages show each year's newest track (`RegionPages.yearLinks`).
+        var yearLinks: [Int: String] = [:]
 
         /// The region's page, relative to Output/.
         var page: String { regionPagePath(stem: picture.stem) }

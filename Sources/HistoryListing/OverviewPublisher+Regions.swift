@@ -15,6 +15,8 @@ extension OverviewPublisher {
         var regionIndex: OverviewRegionIndex
         /// What was done.
         var report = Report()
+        /// The region pages written or kept (file names under Output/): any other is stale.
+        var regionPages: Set<String> = []
     }
 
     /// One picture of a region to bring up to date: its plan (members and frame) and what the
@@ -66,16 +68,20 @@ extension OverviewPublisher {
             region.years = Array(zip(years, pictures.dropFirst()))
         }
         cards.sort { ($0.track.sortTime, $0.id) > ($1.track.sortTime, $1.id) }
-        var hash = SHA256()
-        hash.update("region page 1\n\(region.name ?? "")\n")
-        for picture in pictures { hash.update("\(picture)\n") }
-        for card in cards { hash.update("\(card.id) \(card.track.year) \(card.track.digest)\n") }
-        let digest = hash.finalize().hex
-        let path = store.root + "/" + region.page
-        if work.regionIndex.pages[stem] != digest || !FileStore.exists(path) {
-            let page = OverviewPage.regionHTML(region, cards: cards.map { OverviewPage.Card(year: $0.track.year, card: $0.track.card) })
-            try FileStore.writeAtomically(page, to: path)
-            work.regionIndex.pages[stem] = digest
+        let pages = RegionPages(
+            region: region, cards: cards.map { ($0.id, $0.track.digest, OverviewPage.Card(year: $0.track.year, card: $0.track.card)) },
+            perPage: cardsPerPage)
+        region.yearLinks = pages.yearLinks
+        // The numbered pages first: the front page links them.
+        for number in Array(1..<pages.pageCount + 1) + [0] {
+            let name = number == 0 ? pages.frontPage : pages.fileName(page: number)
+            let key = number == 0 ? stem : stem + ".\(number)"
+            let digest = pages.digest(ofPage: number)
+            work.regionPages.insert(name)
+            if work.regionIndex.pages[key] != digest || !FileStore.exists(store.root + "/" + name) {
+                try FileStore.writeAtomically(pages.html(ofPage: number), to: store.root + "/" + name)
+                work.regionIndex.pages[key] = digest
+            }
         }
         return region
     }
@@ -188,8 +194,8 @@ extension OverviewPublisher {
 
     /// Removes the pictures, kept counts and pages of regions and years no longer shown: pictures
     /// whose counts are kept and not in `livePictures` (regions merged or emptied, a year a region
-    /// no longer has), region pages not of `liveRegions`, year pages not of `years`.
-    func removeStale(livePictures: Set<String>, liveRegions: Set<String>, years: Set<Int>, options: OverviewOptions) throws(FileError) {
+    /// no longer has), region pages not in `liveRegionPages` (file names), year pages not of `years`.
+    func removeStale(livePictures: Set<String>, liveRegionPages: Set<String>, years: Set<Int>, options: OverviewOptions) throws(FileError) {
         let root = store.root + "/"
         for name in try FileStore.listDirectory(regionsDirectory) where !name.hasPrefix(".") && !livePictures.contains(name) {
             for scale in options.scales {
@@ -200,7 +206,7 @@ extension OverviewPublisher {
         }
         // By name, not by the kept counts: a page a killed refresh left is removed all the same.
         for name in try FileStore.listDirectory(store.root) where name.hasSuffix(".html") {
-            if name.hasPrefix("region-"), !liveRegions.contains(String(name.dropFirst(7).dropLast(5))) {
+            if name.hasPrefix("region-"), !liveRegionPages.contains(name) {
                 try FileStore.remove(root + name)
             } else if let year = SitePlan.numbered(name, prefix: "overview-", suffix: ".html"), !years.contains(year) {
                 try FileStore.remove(root + name)

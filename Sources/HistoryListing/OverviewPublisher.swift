@@ -51,6 +51,19 @@ package struct OverviewPublisher {
     private var regionIndexPath: String { stateDirectory + "/regions.index" }
     private var namedRegionsPath: String { stateDirectory + "/named-regions" }
 
+    /// Cards on a region's page and on each of its numbered pages (`RegionPages`). Default: 60,
+    /// as on an index page (`ListingBuilder.pageSize`, which a listing hands on).
+    package var cardsPerPage = 60
+
+    /// The file of the region page kept under `key` in the region index: `<stem>` for the front
+    /// page, `<stem>.<n>` for numbered page n.
+    static func regionPageName(_ key: String) -> String {
+        guard let dot = key.firstIndex(of: "."), let number = Int(key[key.index(after: dot)...]) else {
+            return OverviewPage.regionPagePath(stem: key)
+        }
+        return RegionPages.fileName(stem: String(key[..<dot]), page: number)
+    }
+
     /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key);
     /// a named region's is its slug (`NamedRegion.slug`).
     package static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
@@ -167,8 +180,8 @@ package struct OverviewPublisher {
         let live = Set(shown.flatMap { region in [region.picture.stem] + region.years.map(\.picture.stem) })
         var regionIndex = work.regionIndex
         for stem in regionIndex.entries.keys where !live.contains(stem) { regionIndex.entries[stem] = nil }
-        for stem in regionIndex.pages.keys where !live.contains(stem) { regionIndex.pages[stem] = nil }
-        try removeStale(livePictures: live, liveRegions: Set(shown.map(\.picture.stem)), years: years, options: options)
+        for key in regionIndex.pages.keys where !work.regionPages.contains(Self.regionPageName(key)) { regionIndex.pages[key] = nil }
+        try removeStale(livePictures: live, liveRegionPages: work.regionPages, years: years, options: options)
         // One batch, the stamp last: a refresh killed before it does the work again.
         var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]
         if let namedRegions, namedRegions != keptNamed { state.append((Self.bytes(of: namedRegions), namedRegionsPath)) }

@@ -1,10 +1,13 @@
+import ArchiveOverview
 import ContentHash
 import FileStore
 import Foundation
 import HistoryListing
 import JobQueue
+import MapGeometry
 import StyleFile
 import ThumbnailCache
+import TrackSynthesis
 
 /// `bench --section listing`: regenerating the site for 100,000 tracks (target ≤ 2 s). Builds a
 /// queue whose done/ folder holds 100,000 small distinct jobs and a store with a record for each
@@ -72,6 +75,9 @@ enum ListingBenchmark {
     }
 
     /// Jobs `track-N.gpx` in done/ (distinct bytes) and a record per key; existing ones are kept.
+    /// Each record keeps a route for the overview, as every record written since issue 25 does:
+    /// a loop of 3 km or so in Zürich (4 tracks in 10), Vienna or San Francisco (3 each), so the
+    /// overview has three busy regions, as an archive of a few homes has.
     private static func populate(queue: JobQueue, store: ThumbnailStore, range: Range<Int>) throws {
         let template = recordTemplate()
         for index in range {
@@ -81,11 +87,32 @@ enum ListingBenchmark {
             if FileStore.exists(store.recordPath(key)) && FileStore.exists(job) { continue }
             _ = FileManager.default.createFile(atPath: job, contents: Data(content))
             let start = 1_500_000_000 + Double(index) * 3_719
+            let (route, bbox) = loop(index)
             let record = template.replacingOccurrences(of: "KEY", with: key.hex)
                 .replacingOccurrences(of: "START", with: "\(start)").replacingOccurrences(of: "END", with: "\(start + 3600)")
-                .replacingOccurrences(of: "NAME", with: "Morning run \(index)")
+                .replacingOccurrences(of: "NAME", with: "Morning run \(index)").replacingOccurrences(of: "BBOX", with: bbox)
+                .replacingOccurrences(of: "ROUTE", with: route)
             _ = FileManager.default.createFile(atPath: store.recordPath(key), contents: Data(record.utf8))
         }
+    }
+
+    /// Track `index`'s route (`RouteCoding` text) and its bbox as JSON: 24 points on a circle of
+    /// 300–800 m around a point up to 4 km from its city's centre.
+    private static func loop(_ index: Int) -> (route: String, bbox: String) {
+        var random = SplitMix64(seed: UInt64(index))
+        let city: (latitude: Double, longitude: Double) = index % 10 < 4 ? (47.377, 8.540) : index % 10 < 7 ? (48.208, 16.373) : (37.77, -122.42)
+        let center = WebMercator.project(latitudeDegrees: city.latitude, longitudeDegrees: city.longitude)
+        let scale = WebMercator.scaleFactor(atLatitudeDegrees: city.latitude)
+        let x = center.xMeters + (random.uniform() * 8000 - 4000) * scale, y = center.yMeters + (random.uniform() * 8000 - 4000) * scale
+        let radius = (300 + random.uniform() * 500) * scale
+        let points = (0...24).map { step in
+            let angle = Double(step) / 24 * 2 * Double.pi
+            return MercatorPoint(xMeters: x + radius * cos(angle), yMeters: y + radius * sin(angle))
+        }
+        let southWest = WebMercator.unproject(MercatorPoint(xMeters: x - radius, yMeters: y - radius))
+        let northEast = WebMercator.unproject(MercatorPoint(xMeters: x + radius, yMeters: y + radius))
+        let bbox = [southWest.longitudeDegrees, southWest.latitudeDegrees, northEast.longitudeDegrees, northEast.latitudeDegrees]
+        return (RouteCoding.encode([points]), "[" + bbox.map { "\($0)" }.joined(separator: ",") + "]")
     }
 
     private static func recordTemplate() -> String {
@@ -96,9 +123,9 @@ enum ListingBenchmark {
                 "{\"height\":\(height),\"path\":\"thumbs/KEY\(suffix).png\",\"role\":\"\(index < 2 ? "thumbnail" : "detail")\",\"scale\":\(index % 2 + 1),\"viewport_epsg3857\":\(viewport),\"width\":\(width)}"
         }
         return """
-            {"activity":"running","bbox":[8.5,47.3,8.6,47.4],"distance_m":10300.25,"duration_s":3600,"elevation_gain_m":120.5,\
+            {"activity":"running","bbox":BBOX,"distance_m":10300.25,"duration_s":3600,"elevation_gain_m":120.5,\
             "end_time":END,"fixes":3600,"fixes_drawn":400,"fixes_kept":3590,"format":"gpx","id":"KEY","images":[\(images.joined(separator: ","))],\
-            "moving_distance_m":10234.5,"moving_time_s":3400,"name":"NAME","segments":1,"start_lon_lat":[8.5,47.3],"start_time":START}
+            "moving_distance_m":10234.5,"moving_time_s":3400,"name":"NAME","overview_route":"ROUTE","segments":1,"start_lon_lat":[8.5,47.3],"start_time":START}
             """
     }
 

@@ -20,18 +20,53 @@ import Testing
         return [home, other]
     }
 
+    /// Cards `<article>0</article>`… newest first, of the years given.
+    static func cards(_ years: [Int]) -> [(id: String, digest: UInt64, card: OverviewPage.Card)] {
+        years.enumerated().map { index, year in
+            ("t\(index)", UInt64(index), OverviewPage.Card(year: year, card: Array("<article>\(index)</article>".utf8)[...]))
+        }
+    }
+
     @Test func theRegionPageListsItsCardsUnderTheirYearsAndItsNameEscaped() {
-        let cards = [
-            OverviewPage.Card(year: 2024, card: Array("<article>c</article>".utf8)[...]),
-            OverviewPage.Card(year: 2023, card: Array("<article>b</article>".utf8)[...]),
-            OverviewPage.Card(year: 2023, card: Array("<article>a</article>".utf8)[...]),
-        ]
-        let page = String(decoding: OverviewPage.regionHTML(Self.regions[0], cards: cards), as: UTF8.self)
+        let pages = RegionPages(region: Self.regions[0], cards: Self.cards([2024, 2023, 2023]), perPage: 60)
+        #expect(pages.pageCount == 0)
+        let page = String(decoding: pages.html(ofPage: 0), as: UTF8.self)
         #expect(page.contains("<title>Home &amp; &lt;away&gt; · Overview · TrackSnap</title>"))
-        let body = "<h2 id=\"y-2024\">2024</h2>\n<article>c</article>\n<h2 id=\"y-2023\">2023</h2>\n<article>b</article>\n<article>a</article>\n"
+        let body = "<h2 id=\"y-2024\">2024</h2>\n<article>0</article>\n<h2 id=\"y-2023\">2023</h2>\n<article>1</article>\n<article>2</article>\n"
         #expect(page.contains(body))
         #expect(page.contains("srcset=\"overview/home.png 1x, overview/home@2x.png 2x\" width=\"1280\" height=\"960\""))
         #expect(page.contains("<span class=\"count\">3 tracks, 3.0 km</span>"))
+        #expect(!page.contains("pager"))
+    }
+
+    /// A big region's cards are paged as the index's are: the front page shows the newest, numbered
+    /// pages hold them all from the oldest, the years link to the page of their newest card, and a
+    /// new newest track leaves every full page but the last ones as it was.
+    @Test func aRegionsCardsArePagedFromTheOldestAndANewTrackLeavesOldPagesAlone() {
+        let years = [2024, 2024, 2024, 2024, 2023, 2023, 2023]
+        let pages = RegionPages(region: Self.regions[0], cards: Self.cards(years), perPage: 3)
+        #expect(pages.pageCount == 3)
+        #expect(pages.yearLinks == [2024: "region-home.html#y-2024", 2023: "region-home.1.html#y-2023"])
+        let front = String(decoding: pages.html(ofPage: 0), as: UTF8.self)
+        #expect(front.contains("<article>2</article>") && !front.contains("<article>3</article>"))
+        #expect(front.contains("<a rel=\"next\" href=\"region-home.2.html\">Older →</a><a href=\"region-home.1.html\">Oldest</a>"))
+        #expect(front.contains("<a href=\"region-home.1.html#y-2023\">2023</a>"))
+        let oldest = String(decoding: pages.html(ofPage: 1), as: UTF8.self)
+        #expect(oldest.contains("<h2 id=\"y-2023\">2023</h2>\n<article>4</article>\n<article>5</article>\n<article>6</article>"))
+        #expect(oldest.contains("<a rel=\"prev\" href=\"region-home.2.html\">← Newer</a>") && oldest.contains("href=\"region-home.html\">Newest</a>"))
+        #expect(!oldest.contains("tracks, ") && !oldest.contains("<article>3</article>"))
+        let newest = String(decoding: pages.html(ofPage: 3), as: UTF8.self)
+        #expect(newest.contains("<article>0</article>") && !newest.contains("<article>1</article>"))
+
+        // Three newer tracks: a fourth page; the oldest page is as it was, the front page is not.
+        let more = RegionPages(
+            region: Self.regions[0], cards: Self.cards([2025, 2025, 2025] + years).map { ("n" + $0.id, $0.digest, $0.card) }, perPage: 3)
+        let grown = RegionPages(region: Self.regions[0], cards: Array(more.cards.prefix(3)) + pages.cards, perPage: 3)
+        #expect(grown.pageCount == 4)
+        #expect(grown.digest(ofPage: 1) == pages.digest(ofPage: 1))
+        #expect(grown.html(ofPage: 1) == pages.html(ofPage: 1))
+        #expect(grown.digest(ofPage: 0) != pages.digest(ofPage: 0))
+        #expect(grown.digest(ofPage: 2) != pages.digest(ofPage: 2), "its pager now shows page 4")
     }
 
     @Test func aYearPageShowsTheRegionsOfThatYearOnly() {

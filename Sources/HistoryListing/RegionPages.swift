@@ -1,0 +1,137 @@
+import ContentHash
+
+/// The pages of one region, paged as the index is so that a new track rewrites one page, not
+/// every card of a city: `region-<stem>.html` shows the region's pictures, its years and its
+/// newest `perPage` cards; when it has more, numbered pages `region-<stem>.<n>.html` (1 = the
+/// oldest `perPage` tracks, as `IndexPages` numbers them) hold them all, each with a pager. A
+/// page's bytes depend only on its own cards and on links that change when a page is added next
+/// to it, never on the region's track count, so a new newest track changes the front page and
+/// at most the last numbered pages (their digests say which: `digest(ofPage:)`). At 40,000 tracks
+/// in one city that is about 100 KB written instead of 44 MB.
+struct RegionPages {
+    /// The region (its pictures, name and years).
+    let region: OverviewPage.Region
+    /// Every card of the region, newest first, with its track id and the digest of what it shows.
+    let cards: [(id: String, digest: UInt64, card: OverviewPage.Card)]
+    /// Cards a page. Default: the listing's page size (`ListingBuilder.pageSize`).
+    let perPage: Int
+
+    /// Numbered pages: none when the front page shows every card.
+    var pageCount: Int { cards.count > perPage ? (cards.count + perPage - 1) / perPage : 0 }
+
+    /// The front page's file, relative to Output/.
+    var frontPage: String { region.page }
+
+    /// Numbered page `number`'s file, relative to Output/ (a stem holds no dot: `NamedRegion.slug`
+    /// and hex digits).
+    static func fileName(stem: String, page number: Int) -> String { "region-\(stem).\(number).html" }
+
+    /// Numbered page `number`'s file.
+    func fileName(page number: Int) -> String { Self.fileName(stem: region.picture.stem, page: number) }
+
+    /// The numbered page holding the card at newest-first position `index`.
+    func page(ofCard index: Int) -> Int { (cards.count - 1 - index) / perPage + 1 }
+
+    /// The newest-first positions numbered page `number` holds.
+    func range(ofPage number: Int) -> Range<Int> { (cards.count - min(number * perPage, cards.count))..<(cards.count - (number - 1) * perPage) }
+
+    /// Where each year's newest card is: `#y-<year>` on the page that shows it first (the front
+    /// page when it is among the newest `perPage`).
+    var yearLinks: [Int: String] {
+        var links: [Int: String] = [:]
+        for (index, entry) in cards.enumerated() where links[entry.card.year] == nil {
+            links[entry.card.year] = (index < perPage ? frontPage : fileName(page: page(ofCard: index))) + "#y-\(entry.card.year)"
+        }
+        return links
+    }
+
+    /// The digest of what page `number` (0: the front page) is made of: changes when its bytes do.
+    func digest(ofPage number: Int) -> String {
+        var hash = SHA256()
+        if number == 0 {
+            hash.update("region page 2 \(perPage)\n\(region.name ?? "")\n")
+            for picture in [region.picture] + region.years.map(\.picture) { hash.update("\(picture)\n") }
+            hash.update(frontPager + "\n")
+            for (year, link) in yearLinks.sorted(by: { $0.key < $1.key }) { hash.update("\(year) \(link)\n") }
+        } else {
+            hash.update("region page \(number) \(perPage)\n\(region.title)\n" + pager(number) + "\n")
+        }
+        for entry in cards[number == 0 ? 0..<min(perPage, cards.count) : range(ofPage: number)] {
+            hash.update("\(entry.id) \(entry.card.year) \(entry.digest)\n")
+        }
+        return hash.finalize().hex
+    }
+
+    /// The bytes of page `number` (0: the front page).
+    func html(ofPage number: Int) -> [UInt8] {
+        number == 0 ? frontHTML() : numberedHTML(number)
+    }
+
+    /// The front page: pictures, years, the newest cards, the way to older pages.
+    private func frontHTML() -> [UInt8] {
+        let e = ListingFormat.escape
+        let picture = region.picture
+        var head = PageShell.head(title: region.title + " · Overview · TrackSnap", styleSheet: "site.css")
+        head += "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(picture.summary)</span> "
+        head += "<a href=\"overview.html\">← Overview</a></header>\n"
+        if !region.years.isEmpty {
+            let links = yearLinks
+            head += "<nav class=\"months\" aria-label=\"This region by year\"><ul><li><b>Years</b> "
+            for (year, shown) in region.years.reversed() {
+                // The page's own name before the fragment: every link of the site names a file.
+                head += "<a href=\"\(links[year] ?? frontPage)\">\(year)</a> <span class=\"muted\">(\(shown.trackCount))</span> "
+            }
+            head += "</li></ul></nav>\n"
+        }
+        head += "<main class=\"grid\">\n<h2>\(e(region.title))</h2>\n"
+        let what = region.name.map { "in " + $0 } ?? "around " + picture.place
+        head += "<figure class=\"region\">" + OverviewPage.imageTag(picture.images, alt: OverviewPage.altText(picture, of: what))
+        head += "<figcaption>\(picture.summary) <span class=\"muted\">around \(picture.place)</span></figcaption></figure>\n"
+        return document(head: head, range: 0..<min(perPage, cards.count), pager: frontPager)
+    }
+
+    /// A numbered page: the region's title, its cards, its pager.
+    private func numberedHTML(_ number: Int) -> [UInt8] {
+        let e = ListingFormat.escape
+        var head = PageShell.head(title: region.title + " · page \(number) · Overview · TrackSnap", styleSheet: "site.css")
+        head += "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1>"
+        head += "<a href=\"\(frontPage)\">← \(e(region.title))</a> <a href=\"overview.html\">Overview</a></header>\n"
+        head += "<main class=\"grid\">\n<h2>\(e(region.title)) <span class=\"muted\">(page \(number))</span></h2>\n"
+        return document(head: head, range: range(ofPage: number), pager: pager(number))
+    }
+
+    /// The front page's way to the older pages: the page of its first card not shown, and the oldest.
+    private var frontPager: String {
+        guard pageCount > 0 else { return "" }
+        let older = page(ofCard: perPage)
+        return "<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"\(fileName(page: older))\">Older →</a>"
+            + (older > 1 ? "<a href=\"\(fileName(page: 1))\">Oldest</a>" : "") + "</nav>\n"
+    }
+
+    private func pager(_ number: Int) -> String {
+        IndexPages.pager(number, pageCount: pageCount, newest: frontPage, fileName: fileName(page:))
+    }
+
+    /// `head`, the cards of `range` under a heading per year (a year's first card on the page
+    /// carries its anchor), then `pager`.
+    private func document(head: String, range: Range<Int>, pager: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count * 1100 + head.utf8.count + 1024)
+        out += Array(head.utf8)
+        var previousYear: Int?
+        var anchored: Set<Int> = []
+        for entry in cards[range] {
+            // No link to the year's page here: that page links this one, and is written after it.
+            // A year seen again (a time zone's tracks sorting among the next year's) keeps one anchor.
+            let year = entry.card.year
+            if year != previousYear {
+                out += Array((anchored.insert(year).inserted ? "<h2 id=\"y-\(year)\">\(year)</h2>\n" : "<h2>\(year)</h2>\n").utf8)
+                previousYear = year
+            }
+            out += entry.card.card
+            out.append(0x0A)
+        }
+        out += Array(("</main>\n" + pager + PageShell.tail).utf8)
+        return out
+    }
+}
