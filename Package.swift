@@ -128,7 +128,9 @@ let package = Package(
             name: "VectorMapTests",
             dependencies: ["VectorMap", "VectorTiles", "MapStyle", "MapTiles", "MapGeometry", "Raster", "PNGEncoding", "TrackSynthesis"]),
         .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "FileStore", "TestSupport"]),
-        .testTarget(name: "HistoryListingTests", dependencies: ["HistoryListing"]),
+        .testTarget(
+            name: "HistoryListingTests",
+            dependencies: ["HistoryListing", "ArchiveOverview", "ContentHash", "FileStore", "MapGeometry", "StyleFile", "ThumbnailCache"]),
         .testTarget(name: "ArchiveOverviewTests", dependencies: ["ArchiveOverview", "MapGeometry", "Raster", "PNGEncoding"]),
         .testTarget(
             name: "BatchRunTests",

@@ -200,7 +200,8 @@ extension ListingBuilder {
             listed.insert(track.key)
         }
         var positions: [String: Int]?
-        return try overviewPublisher.refresh(listed: listed, inputStamp: inputStamp, years: years) { id in
+        // The short way's conditions (no track redrawn, renamed or gone) keep every listed card.
+        return try overviewPublisher.refresh(listed: listed, inputStamp: inputStamp, years: years, cardsUnchanged: true) { id in
             if let entry = newEntries[id] { return Self.overviewTrack(entry) }
             if positions == nil {
                 var made: [String: Int] = [:]

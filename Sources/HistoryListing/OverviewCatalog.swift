@@ -82,6 +82,17 @@ struct OverviewCatalog: Equatable {
         return out
     }
 
+    /// The entries whose record keeps a route, by ascending id (the order `OverviewAtlas.plan`
+    /// groups in). Sorted on the ids' leading 64 bits, which tie only between ids that share
+    /// their first 16 hex digits: comparing 100,000 strings was a tenth of a second a refresh.
+    func routedInIDOrder() -> [(id: String, entry: Entry)] {
+        var routed: [(lead: UInt64, id: String, entry: Entry)] = []
+        routed.reserveCapacity(entries.count)
+        for (id, entry) in entries where entry.hasRoute { routed.append((UInt64(id.prefix(16), radix: 16) ?? 0, id, entry)) }
+        routed.sort { $0.lead != $1.lead ? $0.lead < $1.lead : $0.id < $1.id }
+        return routed.map { ($0.id, $0.entry) }
+    }
+
     /// Saves the catalog as loaded plus the entries of `added` (ids whose entries were set since
     /// the load; nothing removed): written over the end of the file when it holds each loaded
     /// entry once, else nothing is written and false returned (the caller writes `bytes()` whole,

@@ -17,6 +17,10 @@ extension OverviewPublisher {
         var report = Report()
         /// The region pages written or kept (file names under Output/): any other is stale.
         var regionPages: Set<String> = []
+        /// Whether every track listed at the last complete refresh shows the same card and year
+        /// (the caller vouches: a refresh that only added tracks), so a region whose members did
+        /// not change is shown as kept (`keptRegion`).
+        var cardsUnchanged = false
     }
 
     /// One picture of a region to bring up to date: its plan (members and frame) and what the
@@ -37,6 +41,9 @@ extension OverviewPublisher {
         let shape = OverviewPage.Picture(
             stem: stem, trackCount: 0, distanceMeters: 0, widthPoints: plan.frame.widthPoints, heightPoints: plan.frame.heightPoints,
             mapRect: plan.frame.mapRect, scales: options.scales, thumbnailScales: options.thumbnailScales(for: plan.frame))
+        let mapStamp = basemap?.stamp
+        let digest = OverviewRegionIndex.digest(plan, scales: shape.allScales, basemapStamp: mapStamp)
+        if work.cardsUnchanged, let kept = keptRegion(plan, stem: stem, digest: digest, work: &work) { return kept }
         var membersByYear: [Int: [String]] = [:]
         var cards: [(id: String, track: ListedTrack)] = []
         for id in plan.members {
@@ -46,8 +53,7 @@ extension OverviewPublisher {
         }
         // Each year's picture has the region's frame: the same streets in the same place, year after
         // year. A region of one year shows its own picture for that year: it would be the same.
-        let mapStamp = basemap?.stamp
-        var jobs = [PictureJob(plan: plan, shape: shape, digest: OverviewRegionIndex.digest(plan, scales: shape.allScales, basemapStamp: mapStamp))]
+        var jobs = [PictureJob(plan: plan, shape: shape, digest: digest)]
         let years = membersByYear.keys.sorted()
         let oneYear = years.count == 1 && cards.count == plan.members.count
         for year in years where !oneYear {
@@ -67,9 +73,11 @@ extension OverviewPublisher {
         } else {
             region.years = Array(zip(years, pictures.dropFirst()))
         }
-        cards.sort { ($0.track.sortTime, $0.id) > ($1.track.sortTime, $1.id) }
+        // Positions sorted, not the tuples: moving 40,000 of them was most of the sort.
+        let newestFirst = cards.indices.sorted { (cards[$0].track.sortTime, cards[$0].id) > (cards[$1].track.sortTime, cards[$1].id) }
         let pages = RegionPages(
-            region: region, cards: cards.map { ($0.id, $0.track.digest, OverviewPage.Card(year: $0.track.year, card: $0.track.card)) },
+            region: region,
+            cards: newestFirst.map { cards[$0] }.map { ($0.id, $0.track.digest, OverviewPage.Card(year: $0.track.year, card: $0.track.card)) },
             perPage: cardsPerPage)
         region.yearLinks = pages.yearLinks
         // The numbered pages first: the front page links them.
@@ -83,8 +91,45 @@ extension OverviewPublisher {
                 work.regionIndex.pages[key] = digest
             }
         }
+        work.regionIndex.regions[stem] = OverviewRegionIndex.Summary(
+            digest: digest, years: years, oneYear: oneYear, pageCount: pages.pageCount, cardsPerPage: cardsPerPage, yearLinks: region.yearLinks)
         return region
     }
+
+    /// The region as the last refresh showed it, when its picture's `digest` (frame, map and
+    /// members) and its pages' size are as kept, and every picture, count and page of it is on
+    /// disk: with the caller's word that no card or year changed (`Work.cardsUnchanged`), its
+    /// year pictures and pages are then as kept too, so the listing is not asked for its
+    /// members' cards (40,000 in a busy city) and nothing is written. Nil otherwise.
+    private func keptRegion(_ plan: RegionPlan, stem: String, digest: String, work: inout Work) -> OverviewPage.Region? {
+        guard let summary = work.regionIndex.regions[stem], summary.digest == digest, summary.cardsPerPage == cardsPerPage,
+            let kept = work.regionIndex.entries[stem], kept.digest == digest
+        else { return nil }
+        var region = OverviewPage.Region(picture: kept.picture, name: plan.named?.name)
+        var pictures = [kept.picture]
+        if summary.oneYear, let year = summary.years.first {
+            var same = kept.picture
+            same.thumbnailScales = []
+            region.years = [(year, same)]
+        } else {
+            for year in summary.years {
+                // A year's picture whose map was not whole keeps a digest no plan has: drawn again.
+                guard let entry = work.regionIndex.entries[stem + ".\(year)"], entry.digest != Self.incompleteDigest else { return nil }
+                region.years.append((year, entry.picture))
+                pictures.append(entry.picture)
+            }
+        }
+        region.yearLinks = summary.yearLinks
+        let pages = [region.page] + (0..<summary.pageCount).map { RegionPages.fileName(stem: stem, page: $0 + 1) }
+        guard pages.allSatisfy({ FileStore.exists(store.root + "/" + $0) }),
+            pictures.allSatisfy({ FileStore.exists(regionsDirectory + "/" + $0.stem) && imagePaths($0).allSatisfy(FileStore.exists) })
+        else { return nil }
+        work.regionPages.formUnion(pages)
+        return region
+    }
+
+    /// The digest kept for a picture whose map was not whole: no plan has it.
+    static let incompleteDigest = "incomplete map"
 
     /// Brings `jobs` up to date and returns their pictures in order: a picture whose digest is
     /// the one kept and whose files are all there is shown as kept; the others are drawn at once,
@@ -119,7 +164,7 @@ extension OverviewPublisher {
             }
             if update != .unchanged { work.report.newest = String(picture.stem.prefix { $0 != "." }) }
             // A picture whose map is not whole keeps a digest no plan has: the next refresh draws it again.
-            let digest = problems.isEmpty ? jobs[index].digest : "incomplete map"
+            let digest = problems.isEmpty ? jobs[index].digest : Self.incompleteDigest
             work.regionIndex.entries[picture.stem] = OverviewRegionIndex.Entry(digest: digest, picture: picture)
             pictures[index] = picture
         }

@@ -117,14 +117,17 @@ package struct OverviewPublisher {
     /// given, are the years the listing files its tracks under (`ListedTrack.year` of every
     /// listed track), which saves asking `listing` for each. `listing` gives what the listing
     /// shows of a listed track (nil: not listed); it is called only when something is to be
-    /// done, and then for the members of the regions.
+    /// done, and then for the members of the regions. `cardsUnchanged`: every track listed at the
+    /// last complete refresh still shows the same card and year (a listing that only added
+    /// tracks), so the regions those tracks alone make are shown as kept without asking `listing`.
     ///
     /// The order of writing makes every link point at a file already there: a region's pictures
     /// (every year's, then each year's) and counts, then its page; the year pages; then
     /// `overview.html` and `index/overview.json`. The caller writes the track pages the region
     /// pages link before, and the index pages that link the overview after.
     package func refresh(
-        listed: Set<String>, inputStamp: String? = nil, years knownYears: Set<Int>? = nil, listing: (String) -> ListedTrack?
+        listed: Set<String>, inputStamp: String? = nil, years knownYears: Set<Int>? = nil, cardsUnchanged: Bool = false,
+        listing: (String) -> ListedTrack?
     ) throws(FileError) -> Report {
         try FileStore.createDirectories([store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory])
         let keptNamed = keptNamedRegions()
@@ -139,6 +142,7 @@ package struct OverviewPublisher {
             return Report(regions: states.filter { !$0.contains(".") }.count)
         }
         var work = Work(regionIndex: OverviewRegionIndex.load(regionIndexPath))
+        work.cardsUnchanged = cardsUnchanged
         work.records.use(store)
         var catalog = OverviewCatalog.load(catalogPath)
         var complete = true, catalogRemoved = false
@@ -156,9 +160,7 @@ package struct OverviewPublisher {
             catalogRemoved = true
         }
         work.report.tracksWithoutRoute = catalog.entries.values.reduce(0) { $0 + ($1.hasRoute ? 0 : 1) }
-        let extents = catalog.entries.filter(\.value.hasRoute).sorted { $0.key < $1.key }.compactMap { id, entry in
-            TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime)
-        }
+        let extents = catalog.routedInIDOrder().compactMap { id, entry in TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime) }
         var shown: [OverviewPage.Region] = []
         let years = knownYears ?? Set(listed.compactMap { listing($0)?.year })
         for plan in OverviewAtlas.plan(extents, options: options) {
@@ -180,6 +182,7 @@ package struct OverviewPublisher {
         let live = Set(shown.flatMap { region in [region.picture.stem] + region.years.map(\.picture.stem) })
         var regionIndex = work.regionIndex
         for stem in regionIndex.entries.keys where !live.contains(stem) { regionIndex.entries[stem] = nil }
+        for stem in regionIndex.regions.keys where !live.contains(stem) { regionIndex.regions[stem] = nil }
         for key in regionIndex.pages.keys where !work.regionPages.contains(Self.regionPageName(key)) { regionIndex.pages[key] = nil }
         try removeStale(livePictures: live, liveRegionPages: work.regionPages, years: years, options: options)
         // One batch, the stamp last: a refresh killed before it does the work again.

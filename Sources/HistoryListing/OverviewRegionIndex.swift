@@ -9,9 +9,27 @@ import MapGeometry
 /// as it is, without reading its counts (tens of megabytes for a busy city). One line a picture:
 /// `stem \t digest \t tracks \t distance_m \t width_pt \t height_pt \t minX \t minY \t maxX \t maxY \t scales \t thumbnail scales`
 /// (Mercator edges and scales as the bit patterns of their doubles, so they read back exactly);
-/// and one line `page \t stem \t digest` per region page, the digest of what it was written from
-/// (`OverviewPublisher`), so that a page whose tracks did not change is not written again.
+/// one line `page \t stem \t digest` per region page, the digest of what it was written from
+/// (`OverviewPublisher`), so that a page whose tracks did not change is not written again; and one
+/// line `region \t stem \t digest \t years \t one year \t numbered pages \t cards a page \t year links`
+/// per region (`Summary`), so that a refresh that only adds tracks elsewhere shows the region
+/// without asking the listing for its cards.
 struct OverviewRegionIndex {
+    /// What the overview pages show of a region beyond its pictures, as its last refresh made it.
+    struct Summary: Equatable {
+        /// The digest of its picture over every year (`digest(_:scales:basemapStamp:)`): its
+        /// frame, scales, map and members.
+        var digest: String
+        /// The years of its tracks, oldest first.
+        var years: [Int]
+        /// Whether its one year shows the region's own picture (no picture of its own).
+        var oneYear: Bool
+        /// Its numbered pages (`RegionPages.pageCount`) and the cards a page they were made with.
+        var pageCount: Int, cardsPerPage: Int
+        /// `RegionPages.yearLinks`.
+        var yearLinks: [Int: String]
+    }
+
     /// One picture: its digest and what the pages show of it.
     struct Entry {
         var digest: String
@@ -20,8 +38,10 @@ struct OverviewRegionIndex {
 
     /// Entries by picture stem.
     var entries: [String: Entry] = [:]
-    /// The digest each region page was written from, by region stem.
+    /// The digest each region page was written from, by region stem (`<stem>.<n>`: numbered page n).
     var pages: [String: String] = [:]
+    /// Each region's summary, by region stem.
+    var regions: [String: Summary] = [:]
 
     /// The digest of a planned region drawn at `scales`, over the map of `basemapStamp`
     /// (`OverviewBasemap.stamp`; nil: over the grid).
@@ -50,6 +70,10 @@ struct OverviewRegionIndex {
                 index.pages[fields[1]] = fields[2]
                 continue
             }
+            if fields.count == 8 && fields[0] == "region" {
+                index.regions[fields[1]] = summary(fields)
+                continue
+            }
             guard fields.count == 12 else { continue }
             let integers = fields[2...5].compactMap { Int($0) }
             let edges = fields[6...9].compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:))
@@ -74,6 +98,25 @@ struct OverviewRegionIndex {
             text += TabSeparated.line([stem, entry.digest] + numbers + edges + scales)
         }
         for (stem, digest) in pages.sorted(by: { $0.key < $1.key }) { text += TabSeparated.line(["page", stem, digest]) }
+        for (stem, region) in regions.sorted(by: { $0.key < $1.key }) {
+            let links = region.yearLinks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+            text += TabSeparated.line([
+                "region", stem, region.digest, region.years.map(String.init).joined(separator: ","), region.oneYear ? "1" : "0",
+                String(region.pageCount), String(region.cardsPerPage), links,
+            ])
+        }
         return Array(text.utf8)
+    }
+
+    /// The summary of a `region` line's fields; nil when they do not read.
+    private static func summary(_ fields: [String]) -> Summary? {
+        let years = fields[3].split(separator: ",").compactMap { Int($0) }
+        guard let pageCount = Int(fields[5]), let perPage = Int(fields[6]), fields[4] == "0" || fields[4] == "1" else { return nil }
+        var links: [Int: String] = [:]
+        for pair in fields[7].split(separator: ";") {
+            guard let equals = pair.firstIndex(of: "="), let year = Int(pair[..<equals]) else { return nil }
+            links[year] = String(pair[pair.index(after: equals)...])
+        }
+        return Summary(digest: fields[2], years: years, oneYear: fields[4] == "1", pageCount: pageCount, cardsPerPage: perPage, yearLinks: links)
     }
 }

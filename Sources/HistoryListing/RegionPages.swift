@@ -15,6 +15,22 @@ struct RegionPages {
     let cards: [(id: String, digest: UInt64, card: OverviewPage.Card)]
     /// Cards a page. Default: the listing's page size (`ListingBuilder.pageSize`).
     let perPage: Int
+    /// Where each year's newest card is: `#y-<year>` on the page that shows it first (the front
+    /// page when it is among the newest `perPage`).
+    let yearLinks: [Int: String]
+
+    /// The pages of `region` showing `cards` (newest first), `perPage` a page.
+    init(region: OverviewPage.Region, cards: [(id: String, digest: UInt64, card: OverviewPage.Card)], perPage: Int) {
+        self.region = region
+        self.cards = cards
+        self.perPage = perPage
+        var links: [Int: String] = [:]
+        for (index, entry) in cards.enumerated() where links[entry.card.year] == nil {
+            let page = index < perPage ? region.page : Self.fileName(stem: region.picture.stem, page: (cards.count - 1 - index) / perPage + 1)
+            links[entry.card.year] = page + "#y-\(entry.card.year)"
+        }
+        yearLinks = links
+    }
 
     /// Numbered pages: none when the front page shows every card.
     var pageCount: Int { cards.count > perPage ? (cards.count + perPage - 1) / perPage : 0 }
@@ -35,16 +51,6 @@ struct RegionPages {
     /// The newest-first positions numbered page `number` holds.
     func range(ofPage number: Int) -> Range<Int> { (cards.count - min(number * perPage, cards.count))..<(cards.count - (number - 1) * perPage) }
 
-    /// Where each year's newest card is: `#y-<year>` on the page that shows it first (the front
-    /// page when it is among the newest `perPage`).
-    var yearLinks: [Int: String] {
-        var links: [Int: String] = [:]
-        for (index, entry) in cards.enumerated() where links[entry.card.year] == nil {
-            links[entry.card.year] = (index < perPage ? frontPage : fileName(page: page(ofCard: index))) + "#y-\(entry.card.year)"
-        }
-        return links
-    }
-
     /// The digest of what page `number` (0: the front page) is made of: changes when its bytes do.
     func digest(ofPage number: Int) -> String {
         var hash = SHA256()
@@ -56,8 +62,10 @@ struct RegionPages {
         } else {
             hash.update("region page \(number) \(perPage)\n\(region.title)\n" + pager(number) + "\n")
         }
+        // Binary, not text: a busy city's pages hash 40,000 of these.
         for entry in cards[number == 0 ? 0..<min(perPage, cards.count) : range(ofPage: number)] {
-            hash.update("\(entry.id) \(entry.card.year) \(entry.digest)\n")
+            hash.update(entry.id)
+            withUnsafeBytes(of: (Int64(entry.card.year).littleEndian, entry.digest.littleEndian)) { hash.update($0.bindMemory(to: UInt8.self)) }
         }
         return hash.finalize().hex
     }
