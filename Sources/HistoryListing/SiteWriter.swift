@@ -2,7 +2,8 @@ import FileStore
 
 /// Writes the site's pages under `Output/` the way thumbnails are published (temporary name,
 /// fsync, rename, directory fsync: a reader never sees half a page), in batches so a few thousand
-/// pages cost a few journal commits, and keeps the manifest of the files it wrote
+/// pages cost a few journal commits (more than a batch: no fsync each, one `syncfs` after them),
+/// and keeps the manifest of the files it wrote
 /// (`Output/.tracksnap/pages`: id, digest of the inputs it was written from, and the file's
 /// size, modification time and inode as written), which it checks the files against.
 struct SiteWriter {
@@ -73,17 +74,22 @@ struct SiteWriter {
 
     /// Writes `files` (manifest ids, see `relativePath(ofEntry:)`) atomically, in order, and
     /// records each in `manifest` with its digest and what `lstat` says after the rename.
+    /// More files than a batch are written without an fsync each and made durable by one
+    /// `FileStore.syncFileSystem` at the end, before the caller records or links them.
     func write(_ files: [SitePlan.File], recordingIn manifest: inout [String: Entry]) throws(FileError) {
+        let durability: FileStore.Durability = files.count > Self.batchSize ? .byCaller : .eachBatch
         var start = 0
         while start < files.count {
             let batch = files[start..<min(files.count, start + Self.batchSize)]
-            try FileStore.writeAtomically(batch.map { (bytes: $0.bytes, path: root + "/" + Self.relativePath(ofEntry: $0.id)) })
+            try FileStore.writeAtomically(
+                batch.map { (bytes: $0.bytes, path: root + "/" + Self.relativePath(ofEntry: $0.id)) }, durability: durability)
             for file in batch {
                 let status = try FileStore.status(root + "/" + Self.relativePath(ofEntry: file.id))
                 manifest[file.id] = Entry(digest: file.digest, written: status.map(Written.init))
             }
             start += Self.batchSize
         }
+        if durability == .byCaller { try FileStore.syncFileSystem(containing: root) }
     }
 
     /// Checks every file the manifest names with one `lstat`: an entry whose file is gone, or was
