@@ -203,7 +203,9 @@ package struct OverviewPublisher {
     /// `inputStamp`, which stands for them).
     private static func stampText(_ listed: Set<String>, inputStamp: String?, options: OverviewOptions, basemapStamp: String?) -> String {
         var hash = SHA256()
-        hash.update("overview 2 \(options)\n")
+        // "3": region pages are paged (`RegionPages`): a site an older version listed gets them
+        // at its next refresh, not at its next new track.
+        hash.update("overview 3 \(options)\n")
         if let basemapStamp { hash.update("basemap \(basemapStamp)\n") }
         if let inputStamp {
             hash.update(inputStamp + "\n")
