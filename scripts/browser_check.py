@@ -218,7 +218,12 @@ def main():
             with open(os.path.join(site, "index", "overview.json"), encoding="utf-8") as handle:
                 overview = json.load(handle)
             if overview.get("regions"):
-                pages.append((overview["regions"][0]["page"], "overview-region.png"))
+                busiest = overview["regions"][0]["page"]
+                pages.append((busiest, "overview-region.png"))
+                # A region with more tracks than a page: its oldest numbered page too.
+                oldest = busiest[: -len(".html")] + ".1.html"
+                if os.path.isfile(os.path.join(site, oldest)):
+                    pages.append((oldest, None))
             if overview.get("years"):
                 pages.append((overview["years"][0]["page"], "overview-year.png"))
         # index.json (schema 3) lists its parts, newest first; each holds one page's tracks.
