@@ -56,7 +56,7 @@ struct RowFilter {
     /// `slots · width` premultiplied RGBA pixels as float vectors, 0...255.
     private(set) var rows: [SIMD4<Float>]
     private var slotSource: [Int]
-    private var slotPresent: [Bool]
+    private var slotCover: [RowCover]
     private var next = 0
 
     /// `firstColumn` is the source x of the assembled row's first pixel.
@@ -69,18 +69,19 @@ struct RowFilter {
         let slots = rowTapsMost + 1
         rows = [SIMD4<Float>](repeating: .zero, count: slots * width)
         slotSource = Array(repeating: Int.min, count: slots)
-        slotPresent = Array(repeating: false, count: slots)
+        slotCover = Array(repeating: .none, count: slots)
     }
 
-    /// The ring slot holding source row `source` filtered to the image's width, or nil when the
-    /// row has no tile at all. `fill` assembles the row's tiles and says whether any exists.
-    mutating func filteredRow(_ source: Int, fill: (inout [SIMD4<Float>]) -> Bool) -> Int? {
-        if let slot = slotSource.firstIndex(of: source) { return slotPresent[slot] ? slot : nil }
+    /// The ring slot holding source row `source` filtered to the image's width and what its
+    /// tiles cover, or nil when the row has no tile at all. `fill` assembles the row's tiles and
+    /// says what they cover.
+    mutating func filteredRow(_ source: Int, fill: (inout [SIMD4<Float>]) -> RowCover) -> (slot: Int, opaque: Bool)? {
+        if let slot = slotSource.firstIndex(of: source) { return slotCover[slot] == .none ? nil : (slot, slotCover[slot] == .opaque) }
         let slot = next
         next = (next + 1) % slotSource.count
         slotSource[slot] = source
-        slotPresent[slot] = fill(&assembled)
-        guard slotPresent[slot] else { return nil }
+        slotCover[slot] = fill(&assembled)
+        guard slotCover[slot] != .none else { return nil }
         let taps = tapCount, width = width
         assembled.withUnsafeBufferPointer { pixels in
             assembledIndex.withUnsafeBufferPointer { indices in
@@ -118,8 +119,18 @@ struct RowFilter {
                 }
             }
         }
-        return slot
+        return (slot, slotCover[slot] == .opaque)
     }
+}
+
+/// What the tiles of one assembled source row cover.
+enum RowCover {
+    /// No tile: nothing to draw.
+    case none
+    /// Some tiles, or tiles with transparent pixels.
+    case some
+    /// Every tile present and opaque: every pixel of the filtered row is.
+    case opaque
 }
 
 /// Four bytes (an RGBA pixel) as a float vector. Element by element: the generic SIMD conversion

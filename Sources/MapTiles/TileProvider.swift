@@ -42,6 +42,9 @@ public struct TileImage: Sendable {
     public let palette: [UInt32]
     /// `palette` as float vectors (0...255 a channel), for the resampler.
     private let floatPalette: [SIMD4<Float>]
+    /// Whether every pixel is opaque (alpha 255): the resampler then sums a row of such tiles
+    /// without testing each pixel's alpha.
+    public let isOpaque: Bool
 
     /// Wraps decoded pixels; `pixels` must hold `width * height * 4` premultiplied bytes.
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt8]) {
@@ -52,6 +55,7 @@ public struct TileImage: Sendable {
         indices = []
         palette = []
         floatPalette = []
+        isOpaque = Self.everyAlphaIs255(pixels)
     }
 
     /// Wraps a palette tile: `indices` must hold `width * height` bytes and `palette` 256
@@ -65,6 +69,21 @@ public struct TileImage: Sendable {
         self.palette = palette
         floatPalette = palette.map { color in
             SIMD4<Float>(Float(color & 0xFF), Float((color >> 8) & 0xFF), Float((color >> 16) & 0xFF), Float(color >> 24))
+        }
+        // Opaque when every entry up to the highest index used is: the entries past a short
+        // palette are transparent padding that no pixel of a sound tile uses.
+        let highest = indices.withUnsafeBufferPointer { indices in indices.reduce(UInt8(0)) { max($0, $1) } }
+        isOpaque = palette[0...Int(highest)].allSatisfy { $0 >> 24 == 0xFF }
+    }
+
+    /// Whether every pixel of RGBA bytes has alpha 255 (the AND of all pixels keeps alpha's bits
+    /// only if every pixel has them all).
+    private static func everyAlphaIs255(_ pixels: [UInt8]) -> Bool {
+        pixels.withUnsafeBytes { raw in
+            let words = raw.bindMemory(to: UInt32.self)
+            var all: UInt32 = 0xFFFF_FFFF
+            for word in words { all &= word }
+            return UInt32(littleEndian: all) >> 24 == 0xFF
         }
     }
 
