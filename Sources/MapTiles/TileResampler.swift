@@ -184,16 +184,28 @@ public enum TileResampler {
             let first = filtered + taps[0].slot &* width, firstWeight = taps[0].weight
             let second = taps.count > 1 ? filtered + taps[1].slot &* width : first, secondWeight = taps.count > 1 ? taps[1].weight : 0
             let third = taps.count > 2 ? filtered + taps[2].slot &* width : first, thirdWeight = taps.count > 2 ? taps[2].weight : 0
-            var column = 0
-            if opacity == 1, sumAndStoreOpaque(first, second, third, (firstWeight, secondWeight, thirdWeight), sumRow, target, width) {
-                column = width
+            guard opacity == 1 else {
+                for column in 0..<width {
+                    var sum = firstWeight * first[column]
+                    sum += secondWeight * second[column]
+                    sum += thirdWeight * third[column]
+                    put(sum, at: target + column &* 4, opacity: opacity)
+                }
+                return
             }
-            while column < width {
-                var sum = firstWeight * first[column]
-                sum += secondWeight * second[column]
-                sum += thirdWeight * third[column]
-                put(sum, at: target + column &* 4, opacity: opacity)
-                column += 1
+            // A row with a missing or transparent tile (the edge of a tile set's coverage) in
+            // chunks: the opaque ones at once, the others pixel by pixel from the same sums.
+            var start = 0
+            while start < width {
+                let count = min(opaqueChunkPixels, width - start)
+                let weights = (firstWeight, secondWeight, thirdWeight)
+                if !sumAndStoreOpaque(first + start, second + start, third + start, weights, sumRow, target + start &* 4, count) {
+                    for pixel in 0..<count {
+                        let sum = sumRow + pixel &* 4
+                        put(SIMD4(sum[0], sum[1], sum[2], sum[3]), at: target + (start &+ pixel) &* 4, opacity: 1)
+                    }
+                }
+                start &+= count
             }
             return
         }
@@ -206,12 +218,16 @@ public enum TileResampler {
         }
     }
 
-    /// The vertical sum of a row where every pixel is opaque, at full opacity: what `put` does for
-    /// such pixels (they cover the canvas), as two branch-free loops over the row's floats that
-    /// the compiler vectorizes: weighted sum into `sums`, then rounded and packed into `target`.
-    /// Map tiles are opaque, so this is nearly every row; pixel by pixel, the rounding and packing
-    /// were most of a raster map's resampling (`perf`: 23% of the run). Returns false, storing
-    /// nothing, when a pixel of the row is not opaque.
+    /// Pixels a row with a missing or transparent tile is blended in: each chunk whose pixels are
+    /// all opaque is stored at once (`sumAndStoreOpaque`).
+    private static let opaqueChunkPixels = 128
+
+    /// The vertical sum of `width` pixels, at full opacity, when every one is opaque: what `put`
+    /// does for such pixels (they cover the canvas), as two branch-free loops over the floats
+    /// that the compiler vectorizes: weighted sum into `sums`, then rounded and packed into
+    /// `target`. Pixel by pixel, the rounding and packing were most of a raster map's resampling
+    /// (`perf`: 23% of the run). Returns false, storing nothing but the sums (`width · 4`
+    /// floats), when a pixel is not opaque.
     private static func sumAndStoreOpaque(
         _ first: UnsafePointer<SIMD4<Float>>, _ second: UnsafePointer<SIMD4<Float>>, _ third: UnsafePointer<SIMD4<Float>>,
         _ weights: (Float, Float, Float), _ sums: UnsafeMutablePointer<Float>, _ target: UnsafeMutableRawPointer, _ width: Int
