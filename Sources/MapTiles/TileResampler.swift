@@ -18,13 +18,22 @@ public enum TileResampler {
     public static func draw(
         into canvas: inout Canvas, viewport: Viewport, provider: any TileProvider, settings: BasemapSettings
     ) -> BasemapReport {
+        let fetched = fetch(viewport: viewport, provider: provider, settings: settings)
+        draw(fetched, into: &canvas)
+        return fetched.report
+    }
+
+    /// The tiles `viewport` needs, fetched: the first half of `draw`, so a caller can see whether
+    /// they will cover every pixel (`FetchedTiles.coversEveryPixel`) before it paints what they
+    /// would hide.
+    public static func fetch(viewport: Viewport, provider: any TileProvider, settings: BasemapSettings) -> FetchedTiles {
         let description = provider.sourceDescription
         let plan: TilePlan
         switch TilePlan.make(viewport: viewport, description: description, maximumOverzoomLevels: settings.maximumOverzoomLevels) {
         case .success(let made): plan = made
-        case .failure(let refusal): return BasemapReport(zoom: nil, problems: [refusal.description])
+        case .failure(let refusal): return FetchedTiles(report: BasemapReport(zoom: nil, problems: [refusal.description]))
         }
-        let width = canvas.width, height = canvas.height
+        let width = viewport.widthPixels, height = viewport.heightPixels
         let tile = plan.tilePixels, world = plan.worldPixels, tilesPerSide = 1 << plan.zoom
 
         let columns = TapTable(count: width, plan: plan, origin: plan.originX)
@@ -78,11 +87,32 @@ public enum TileResampler {
         if !problems.isEmpty {
             report.problems = Array(problems.prefix(5)) + (problems.count > 5 ? ["and \(problems.count - 5) more tile(s)"] : [])
         }
-        guard report.tiles > 0 else { return report }
+        guard report.tiles > 0 else { return FetchedTiles(report: report) }
+        // Every pixel is written opaque when every tap row and column lies inside the world,
+        // every tile is there and opaque, and the basemap is drawn at full opacity.
+        let covers =
+            settings.opacity == 1 && rows.lowestSource >= 0 && rows.highestSource < world && firstRow <= lastRow
+            && grid.allSatisfy { $0.allSatisfy { $0?.isOpaque ?? false } }
+        return FetchedTiles(
+            report: report,
+            drawing: FetchedTiles.Drawing(
+                plan: plan, columns: columns, rows: rows, grid: grid, firstColumn: firstColumn, firstRow: firstRow, lastRow: lastRow,
+                opacity: Float(settings.opacity)),
+            coversEveryPixel: covers)
+    }
 
+    /// Blends fetched tiles over `canvas` (opaque RGBA, the viewport's size): the second half of
+    /// `draw`.
+    public static func draw(_ fetched: FetchedTiles, into canvas: inout Canvas) {
+        guard let drawing = fetched.drawing else { return }
+        let width = canvas.width, height = canvas.height
+        let plan = drawing.plan, tile = plan.tilePixels, world = plan.worldPixels
+        let columns = drawing.columns, rows = drawing.rows, grid = drawing.grid
+        let firstColumn = drawing.firstColumn, firstRow = drawing.firstRow, lastRow = drawing.lastRow
+        let slots = grid.first?.count ?? 0
         var filter = RowFilter(
             width: width, columns: columns, rowTapsMost: rows.mostTaps, assembledPixels: slots * tile, firstColumn: firstColumn * tile)
-        let opacity = Float(settings.opacity)
+        let opacity = drawing.opacity
         var taps: [(slot: Int, weight: Float)] = []
         var opaque = true
         var sumRow = [Float](repeating: 0, count: width * 4)
@@ -116,7 +146,6 @@ public enum TileResampler {
                 }
             }
         }
-        return report
     }
 
     /// Copies row `row` of each tile side by side into `assembled`; zeros (transparent) where a
