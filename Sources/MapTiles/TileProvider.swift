@@ -122,6 +122,28 @@ public struct TileImage: Sendable {
         }
     }
 
+    /// Whether row `row` (at least 1) has the same pixels as the row above.
+    @inline(__always)
+    public func rowEqualsRowAbove(_ row: Int) -> Bool {
+        let bytes = isIndexed ? width : width * 4
+        let equal = { (buffer: UnsafeBufferPointer<UInt8>) -> Bool in
+            let current = UnsafeRawPointer(buffer.baseAddress! + row * bytes), above = UnsafeRawPointer(buffer.baseAddress! + (row - 1) * bytes)
+            var offset = 0
+            while offset + 8 <= bytes {
+                if current.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != above.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                    return false
+                }
+                offset += 8
+            }
+            while offset < bytes {
+                if current.load(fromByteOffset: offset, as: UInt8.self) != above.load(fromByteOffset: offset, as: UInt8.self) { return false }
+                offset += 1
+            }
+            return true
+        }
+        return isIndexed ? indices.withUnsafeBufferPointer(equal) : rgba.withUnsafeBufferPointer(equal)
+    }
+
     /// Writes row `row` as `width` premultiplied pixels, float vectors of 0...255 (what the
     /// resampler filters). A palette tile looks each index up in its float palette.
     @inline(__always)

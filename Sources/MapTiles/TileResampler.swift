@@ -111,7 +111,7 @@ public enum TileResampler {
         let firstColumn = drawing.firstColumn, firstRow = drawing.firstRow, lastRow = drawing.lastRow
         let slots = grid.first?.count ?? 0
         var filter = RowFilter(
-            width: width, columns: columns, rowTapsMost: rows.mostTaps, assembledPixels: slots * tile, firstColumn: firstColumn * tile)
+            width: width, columns: columns, rowTapsMost: rows.mostTaps, tileColumns: slots, tilePixels: tile, firstColumn: firstColumn * tile)
         let opacity = drawing.opacity
         var taps: [(slot: Int, weight: Float)] = []
         var opaque = true
@@ -124,8 +124,10 @@ public enum TileResampler {
                     for tap in rows.taps(of: imageRow) where tap.source >= 0 && tap.source < world {
                         let tileRow = tap.source / tile
                         guard tileRow >= firstRow, tileRow <= lastRow else { continue }
-                        let filtered = filter.filteredRow(tap.source) { assembled in
-                            assemble(&assembled, tiles: grid[tileRow - firstRow], row: tap.source - tileRow * tile, tilePixels: tile)
+                        let filtered = filter.filteredRow(tap.source) { assembled, unchanged in
+                            assemble(
+                                &assembled, unchanged: &unchanged, tiles: grid[tileRow - firstRow], row: tap.source - tileRow * tile, tilePixels: tile
+                            )
                         }
                         if let filtered {
                             taps.append((filtered.slot, tap.weight))
@@ -149,8 +151,11 @@ public enum TileResampler {
     }
 
     /// Copies row `row` of each tile side by side into `assembled`; zeros (transparent) where a
-    /// tile is missing. Says what the tiles cover.
-    private static func assemble(_ assembled: inout [SIMD4<Float>], tiles: [TileImage?], row: Int, tilePixels: Int) -> RowCover {
+    /// tile is missing. Marks in `unchanged` each tile whose row equals its row above (a missing
+    /// tile's always does, below its first row). Says what the tiles cover.
+    private static func assemble(
+        _ assembled: inout [SIMD4<Float>], unchanged: inout [Bool], tiles: [TileImage?], row: Int, tilePixels: Int
+    ) -> RowCover {
         var any = false, opaque = true
         assembled.withUnsafeMutableBufferPointer { target in
             for (slot, tile) in tiles.enumerated() {
@@ -159,9 +164,11 @@ public enum TileResampler {
                     any = true
                     opaque = opaque && tile.isOpaque
                     tile.copyRow(row, toFloats: destination)
+                    unchanged[slot] = row > 0 && tile.rowEqualsRowAbove(row)
                 } else {
                     opaque = false
                     destination.update(repeating: .zero, count: tilePixels)
+                    unchanged[slot] = row > 0
                 }
             }
         }
