@@ -19,6 +19,8 @@ struct RowFilter {
     private var assembled: [SIMD4<Float>]
     /// Per tile column: whether the row just assembled equals the source row above in it.
     private var unchanged: [Bool]
+    /// The source row `assembled` holds.
+    private var assembledSource = Int.min
     /// `slots · width` premultiplied RGBA pixels as float vectors, 0...255.
     private(set) var rows: [SIMD4<Float>]
     private var slotSource: [Int]
@@ -55,13 +57,15 @@ struct RowFilter {
     /// The ring slot holding source row `source` filtered to the image's width and what its
     /// tiles cover, or nil when the row has no tile at all. `fill` assembles the row's tiles,
     /// marks the tile columns whose row equals the row above in the same tile, and says what the
-    /// tiles cover.
-    mutating func filteredRow(_ source: Int, fill: (inout [SIMD4<Float>], inout [Bool]) -> RowCover) -> (slot: Int, opaque: Bool)? {
+    /// tiles cover; its last argument says whether `assembled` holds the source row above (then
+    /// an unchanged tile column need not be copied again).
+    mutating func filteredRow(_ source: Int, fill: (inout [SIMD4<Float>], inout [Bool], Bool) -> RowCover) -> (slot: Int, opaque: Bool)? {
         if let slot = slotSource.firstIndex(of: source) { return slotCover[slot] == .none ? nil : (slot, slotCover[slot] == .opaque) }
         let slot = next
         next = (next + 1) % slotSource.count
         slotSource[slot] = source
-        slotCover[slot] = fill(&assembled, &unchanged)
+        slotCover[slot] = fill(&assembled, &unchanged, assembledSource == source - 1)
+        assembledSource = source
         guard slotCover[slot] != .none else { return nil }
         let above = slotSource.firstIndex(of: source - 1).flatMap { $0 != slot && slotCover[$0] != .none ? $0 : nil }
         let taps = tapCount, width = width

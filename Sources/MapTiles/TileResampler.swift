@@ -124,10 +124,10 @@ public enum TileResampler {
                     for tap in rows.taps(of: imageRow) where tap.source >= 0 && tap.source < world {
                         let tileRow = tap.source / tile
                         guard tileRow >= firstRow, tileRow <= lastRow else { continue }
-                        let filtered = filter.filteredRow(tap.source) { assembled, unchanged in
+                        let filtered = filter.filteredRow(tap.source) { assembled, unchanged, aboveAssembled in
                             assemble(
-                                &assembled, unchanged: &unchanged, tiles: grid[tileRow - firstRow], row: tap.source - tileRow * tile, tilePixels: tile
-                            )
+                                &assembled, unchanged: &unchanged, aboveAssembled: aboveAssembled, tiles: grid[tileRow - firstRow],
+                                row: tap.source - tileRow * tile, tilePixels: tile)
                         }
                         if let filtered {
                             taps.append((filtered.slot, tap.weight))
@@ -152,9 +152,10 @@ public enum TileResampler {
 
     /// Copies row `row` of each tile side by side into `assembled`; zeros (transparent) where a
     /// tile is missing. Marks in `unchanged` each tile whose row equals its row above (a missing
-    /// tile's always does, below its first row). Says what the tiles cover.
+    /// tile's always does, below its first row); such a tile's pixels are already there when
+    /// `aboveAssembled` (`assembled` holds the source row above). Says what the tiles cover.
     private static func assemble(
-        _ assembled: inout [SIMD4<Float>], unchanged: inout [Bool], tiles: [TileImage?], row: Int, tilePixels: Int
+        _ assembled: inout [SIMD4<Float>], unchanged: inout [Bool], aboveAssembled: Bool, tiles: [TileImage?], row: Int, tilePixels: Int
     ) -> RowCover {
         var any = false, opaque = true
         assembled.withUnsafeMutableBufferPointer { target in
@@ -163,12 +164,12 @@ public enum TileResampler {
                 if let tile {
                     any = true
                     opaque = opaque && tile.isOpaque
-                    tile.copyRow(row, toFloats: destination)
                     unchanged[slot] = row > 0 && tile.rowEqualsRowAbove(row)
+                    if !(unchanged[slot] && aboveAssembled) { tile.copyRow(row, toFloats: destination) }
                 } else {
                     opaque = false
-                    destination.update(repeating: .zero, count: tilePixels)
                     unchanged[slot] = row > 0
+                    if !(unchanged[slot] && aboveAssembled) { destination.update(repeating: .zero, count: tilePixels) }
                 }
             }
         }
