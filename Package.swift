@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapGeometry"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapGeometry", "Raster"]),
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
         .testTarget(
             name: "StyleFileTests", dependencies: ["StyleFile", "ThumbnailCache", "SnapshotRendering", "Raster", "MapTiles", "TrackSynthesis"]),

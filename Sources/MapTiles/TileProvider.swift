@@ -42,6 +42,9 @@ public struct TileImage: Sendable {
     public let palette: [UInt32]
     /// `palette` as float vectors (0...255 a channel), for the resampler.
     private let floatPalette: [SIMD4<Float>]
+    /// Whether every pixel is opaque (alpha 255): the resampler then sums a row of such tiles
+    /// without testing each pixel's alpha.
+    public let isOpaque: Bool
 
     /// Wraps decoded pixels; `pixels` must hold `width * height * 4` premultiplied bytes.
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt8]) {
@@ -52,6 +55,7 @@ public struct TileImage: Sendable {
         indices = []
         palette = []
         floatPalette = []
+        isOpaque = Self.everyAlphaIs255(pixels)
     }
 
     /// Wraps a palette tile: `indices` must hold `width * height` bytes and `palette` 256
@@ -65,6 +69,21 @@ public struct TileImage: Sendable {
         self.palette = palette
         floatPalette = palette.map { color in
             SIMD4<Float>(Float(color & 0xFF), Float((color >> 8) & 0xFF), Float((color >> 16) & 0xFF), Float(color >> 24))
+        }
+        // Opaque when every entry up to the highest index used is: the entries past a short
+        // palette are transparent padding that no pixel of a sound tile uses.
+        let highest = indices.withUnsafeBufferPointer { indices in indices.reduce(UInt8(0)) { max($0, $1) } }
+        isOpaque = palette[0...Int(highest)].allSatisfy { $0 >> 24 == 0xFF }
+    }
+
+    /// Whether every pixel of RGBA bytes has alpha 255 (the AND of all pixels keeps alpha's bits
+    /// only if every pixel has them all).
+    private static func everyAlphaIs255(_ pixels: [UInt8]) -> Bool {
+        pixels.withUnsafeBytes { raw in
+            let words = raw.bindMemory(to: UInt32.self)
+            var all: UInt32 = 0xFFFF_FFFF
+            for word in words { all &= word }
+            return UInt32(littleEndian: all) >> 24 == 0xFF
         }
     }
 
@@ -101,6 +120,28 @@ public struct TileImage: Sendable {
                 destination.update(from: source.baseAddress! + row * count * 4, count: count * 4)
             }
         }
+    }
+
+    /// Whether row `row` (at least 1) has the same pixels as the row above.
+    @inline(__always)
+    public func rowEqualsRowAbove(_ row: Int) -> Bool {
+        let bytes = isIndexed ? width : width * 4
+        let equal = { (buffer: UnsafeBufferPointer<UInt8>) -> Bool in
+            let current = UnsafeRawPointer(buffer.baseAddress! + row * bytes), above = UnsafeRawPointer(buffer.baseAddress! + (row - 1) * bytes)
+            var offset = 0
+            while offset + 8 <= bytes {
+                if current.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != above.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                    return false
+                }
+                offset += 8
+            }
+            while offset < bytes {
+                if current.load(fromByteOffset: offset, as: UInt8.self) != above.load(fromByteOffset: offset, as: UInt8.self) { return false }
+                offset += 1
+            }
+            return true
+        }
+        return isIndexed ? indices.withUnsafeBufferPointer(equal) : rgba.withUnsafeBufferPointer(equal)
     }
 
     /// Writes row `row` as `width` premultiplied pixels, float vectors of 0...255 (what the

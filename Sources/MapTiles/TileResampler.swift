@@ -18,13 +18,22 @@ public enum TileResampler {
     public static func draw(
         into canvas: inout Canvas, viewport: Viewport, provider: any TileProvider, settings: BasemapSettings
     ) -> BasemapReport {
+        let fetched = fetch(viewport: viewport, provider: provider, settings: settings)
+        draw(fetched, into: &canvas)
+        return fetched.report
+    }
+
+    /// The tiles `viewport` needs, fetched: the first half of `draw`, so a caller can see whether
+    /// they will cover every pixel (`FetchedTiles.coversEveryPixel`) before it paints what they
+    /// would hide.
+    public static func fetch(viewport: Viewport, provider: any TileProvider, settings: BasemapSettings) -> FetchedTiles {
         let description = provider.sourceDescription
         let plan: TilePlan
         switch TilePlan.make(viewport: viewport, description: description, maximumOverzoomLevels: settings.maximumOverzoomLevels) {
         case .success(let made): plan = made
-        case .failure(let refusal): return BasemapReport(zoom: nil, problems: [refusal.description])
+        case .failure(let refusal): return FetchedTiles(report: BasemapReport(zoom: nil, problems: [refusal.description]))
         }
-        let width = canvas.width, height = canvas.height
+        let width = viewport.widthPixels, height = viewport.heightPixels
         let tile = plan.tilePixels, world = plan.worldPixels, tilesPerSide = 1 << plan.zoom
 
         let columns = TapTable(count: width, plan: plan, origin: plan.originX)
@@ -78,53 +87,123 @@ public enum TileResampler {
         if !problems.isEmpty {
             report.problems = Array(problems.prefix(5)) + (problems.count > 5 ? ["and \(problems.count - 5) more tile(s)"] : [])
         }
-        guard report.tiles > 0 else { return report }
+        guard report.tiles > 0 else { return FetchedTiles(report: report) }
+        // Every pixel is written opaque when every tap row and column lies inside the world,
+        // every tile is there and opaque, and the basemap is drawn at full opacity.
+        let covers =
+            settings.opacity == 1 && rows.lowestSource >= 0 && rows.highestSource < world && firstRow <= lastRow
+            && grid.allSatisfy { $0.allSatisfy { $0?.isOpaque ?? false } }
+        return FetchedTiles(
+            report: report,
+            drawing: FetchedTiles.Drawing(
+                plan: plan, columns: columns, rows: rows, grid: grid, firstColumn: firstColumn, firstRow: firstRow, lastRow: lastRow,
+                opacity: Float(settings.opacity)),
+            coversEveryPixel: covers)
+    }
 
+    /// Blends fetched tiles over `canvas` (opaque RGBA, the viewport's size): the second half of
+    /// `draw`.
+    public static func draw(_ fetched: FetchedTiles, into canvas: inout Canvas) {
+        guard let drawing = fetched.drawing else { return }
+        let width = canvas.width, height = canvas.height
+        let plan = drawing.plan, tile = plan.tilePixels, world = plan.worldPixels
+        let columns = drawing.columns, rows = drawing.rows, grid = drawing.grid
+        let firstColumn = drawing.firstColumn, firstRow = drawing.firstRow, lastRow = drawing.lastRow
+        let slots = grid.first?.count ?? 0
         var filter = RowFilter(
-            width: width, columns: columns, rowTapsMost: rows.mostTaps, assembledPixels: slots * tile, firstColumn: firstColumn * tile)
-        let opacity = Float(settings.opacity)
+            width: width, columns: columns, rowTapsMost: rows.mostTaps, tileColumns: slots, tilePixels: tile, firstColumn: firstColumn * tile)
+        let opacity = drawing.opacity
         var taps: [(slot: Int, weight: Float)] = []
+        var opaque = true
         var sumRow = [Float](repeating: 0, count: width * 4)
         sumRow.withUnsafeMutableBufferPointer { sumRow in
             canvas.pixels.withUnsafeMutableBufferPointer { pixels in
                 for imageRow in 0..<height {
                     taps.removeAll(keepingCapacity: true)
+                    opaque = true
                     for tap in rows.taps(of: imageRow) where tap.source >= 0 && tap.source < world {
                         let tileRow = tap.source / tile
                         guard tileRow >= firstRow, tileRow <= lastRow else { continue }
-                        let slot = filter.filteredRow(tap.source) { assembled in
-                            assemble(&assembled, tiles: grid[tileRow - firstRow], row: tap.source - tileRow * tile, tilePixels: tile)
+                        let filtered = filter.filteredRow(tap.source) { assembled, unchanged, aboveAssembled in
+                            assemble(
+                                &assembled, unchanged: &unchanged, aboveAssembled: aboveAssembled, tiles: grid[tileRow - firstRow],
+                                row: tap.source - tileRow * tile, tilePixels: tile)
                         }
-                        if let slot { taps.append((slot, tap.weight)) }
+                        if let filtered {
+                            taps.append((filtered.slot, tap.weight))
+                            opaque = opaque && filtered.opaque
+                        } else {
+                            opaque = false
+                        }
                     }
                     guard !taps.isEmpty else { continue }
                     filter.rows.withUnsafeBufferPointer { filtered in
-                        blend(
-                            taps, filtered: filtered.baseAddress!, into: pixels.baseAddress! + imageRow * width * 4, width: width, opacity: opacity,
-                            sumRow: sumRow.baseAddress!)
+                        let target = pixels.baseAddress! + imageRow * width * 4
+                        if opaque && opacity == 1 && taps.count <= 3 {
+                            storeOpaque(taps, filtered: filtered.baseAddress!, into: target, width: width)
+                        } else {
+                            blend(taps, filtered: filtered.baseAddress!, into: target, width: width, opacity: opacity, sumRow: sumRow.baseAddress!)
+                        }
                     }
                 }
             }
         }
-        return report
     }
 
     /// Copies row `row` of each tile side by side into `assembled`; zeros (transparent) where a
-    /// tile is missing. Returns false when every tile is missing.
-    private static func assemble(_ assembled: inout [SIMD4<Float>], tiles: [TileImage?], row: Int, tilePixels: Int) -> Bool {
-        var any = false
+    /// tile is missing. Marks in `unchanged` each tile whose row equals its row above (a missing
+    /// tile's always does, below its first row); such a tile's pixels are already there when
+    /// `aboveAssembled` (`assembled` holds the source row above). Says what the tiles cover.
+    private static func assemble(
+        _ assembled: inout [SIMD4<Float>], unchanged: inout [Bool], aboveAssembled: Bool, tiles: [TileImage?], row: Int, tilePixels: Int
+    ) -> RowCover {
+        var any = false, opaque = true
         assembled.withUnsafeMutableBufferPointer { target in
             for (slot, tile) in tiles.enumerated() {
                 let destination = target.baseAddress! + slot * tilePixels
                 if let tile {
                     any = true
-                    tile.copyRow(row, toFloats: destination)
+                    opaque = opaque && tile.isOpaque
+                    unchanged[slot] = row > 0 && tile.rowEqualsRowAbove(row)
+                    if !(unchanged[slot] && aboveAssembled) { tile.copyRow(row, toFloats: destination) }
                 } else {
-                    destination.update(repeating: .zero, count: tilePixels)
+                    opaque = false
+                    unchanged[slot] = row > 0
+                    if !(unchanged[slot] && aboveAssembled) { destination.update(repeating: .zero, count: tilePixels) }
                 }
             }
         }
-        return any
+        return any ? (opaque ? .opaque : .some) : .none
+    }
+
+    /// The vertical pass of a row whose taps are all opaque rows, at full opacity (nearly every
+    /// row of a map): the colour covers the canvas, so the weighted sum is rounded and stored
+    /// straight, one branch-free loop over the row's floats that the compiler vectorizes. Equal
+    /// to `blend`'s result byte for byte; `perf`: summing into a row of floats, testing its
+    /// alpha and then rounding (`sumAndStoreOpaque`) was 16% of a raster run.
+    private static func storeOpaque(
+        _ taps: [(slot: Int, weight: Float)], filtered: UnsafePointer<SIMD4<Float>>, into row: UnsafeMutablePointer<UInt8>, width: Int
+    ) {
+        let count = width &* 4
+        let a = UnsafeRawPointer(filtered + taps[0].slot &* width).assumingMemoryBound(to: Float.self), first = taps[0].weight
+        switch taps.count {
+        case 1:
+            for index in 0..<count { row[index] = rounded(first * a[index]) }
+        case 2:
+            let b = UnsafeRawPointer(filtered + taps[1].slot &* width).assumingMemoryBound(to: Float.self), second = taps[1].weight
+            for index in 0..<count { row[index] = rounded(first * a[index] + second * b[index]) }
+        default:
+            let b = UnsafeRawPointer(filtered + taps[1].slot &* width).assumingMemoryBound(to: Float.self), second = taps[1].weight
+            let c = UnsafeRawPointer(filtered + taps[2].slot &* width).assumingMemoryBound(to: Float.self), third = taps[2].weight
+            for index in 0..<count { row[index] = rounded(first * a[index] + second * b[index] + third * c[index]) }
+        }
+    }
+
+    /// A channel sum (0...255 and a rounding error) rounded to the nearest integer, at most 255,
+    /// as `put` rounds.
+    @inline(__always)
+    private static func rounded(_ sum: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: min((sum + 12_582_912).bitPattern & 0x3FF, 255))
     }
 
     /// Sums the filtered rows' taps (the vertical pass) and blends the result (`sumRow`: room for
@@ -142,16 +221,28 @@ public enum TileResampler {
             let first = filtered + taps[0].slot &* width, firstWeight = taps[0].weight
             let second = taps.count > 1 ? filtered + taps[1].slot &* width : first, secondWeight = taps.count > 1 ? taps[1].weight : 0
             let third = taps.count > 2 ? filtered + taps[2].slot &* width : first, thirdWeight = taps.count > 2 ? taps[2].weight : 0
-            var column = 0
-            if opacity == 1, sumAndStoreOpaque(first, second, third, (firstWeight, secondWeight, thirdWeight), sumRow, target, width) {
-                column = width
+            guard opacity == 1 else {
+                for column in 0..<width {
+                    var sum = firstWeight * first[column]
+                    sum += secondWeight * second[column]
+                    sum += thirdWeight * third[column]
+                    put(sum, at: target + column &* 4, opacity: opacity)
+                }
+                return
             }
-            while column < width {
-                var sum = firstWeight * first[column]
-                sum += secondWeight * second[column]
-                sum += thirdWeight * third[column]
-                put(sum, at: target + column &* 4, opacity: opacity)
-                column += 1
+            // A row with a missing or transparent tile (the edge of a tile set's coverage) in
+            // chunks: the opaque ones at once, the others pixel by pixel from the same sums.
+            var start = 0
+            while start < width {
+                let count = min(opaqueChunkPixels, width - start)
+                let weights = (firstWeight, secondWeight, thirdWeight)
+                if !sumAndStoreOpaque(first + start, second + start, third + start, weights, sumRow, target + start &* 4, count) {
+                    for pixel in 0..<count {
+                        let sum = sumRow + pixel &* 4
+                        put(SIMD4(sum[0], sum[1], sum[2], sum[3]), at: target + (start &+ pixel) &* 4, opacity: 1)
+                    }
+                }
+                start &+= count
             }
             return
         }
@@ -164,12 +255,16 @@ public enum TileResampler {
         }
     }
 
-    /// The vertical sum of a row where every pixel is opaque, at full opacity: what `put` does for
-    /// such pixels (they cover the canvas), as two branch-free loops over the row's floats that
-    /// the compiler vectorizes: weighted sum into `sums`, then rounded and packed into `target`.
-    /// Map tiles are opaque, so this is nearly every row; pixel by pixel, the rounding and packing
-    /// were most of a raster map's resampling (`perf`: 23% of the run). Returns false, storing
-    /// nothing, when a pixel of the row is not opaque.
+    /// Pixels a row with a missing or transparent tile is blended in: each chunk whose pixels are
+    /// all opaque is stored at once (`sumAndStoreOpaque`).
+    private static let opaqueChunkPixels = 128
+
+    /// The vertical sum of `width` pixels, at full opacity, when every one is opaque: what `put`
+    /// does for such pixels (they cover the canvas), as two branch-free loops over the floats
+    /// that the compiler vectorizes: weighted sum into `sums`, then rounded and packed into
+    /// `target`. Pixel by pixel, the rounding and packing were most of a raster map's resampling
+    /// (`perf`: 23% of the run). Returns false, storing nothing but the sums (`width · 4`
+    /// floats), when a pixel is not opaque.
     private static func sumAndStoreOpaque(
         _ first: UnsafePointer<SIMD4<Float>>, _ second: UnsafePointer<SIMD4<Float>>, _ third: UnsafePointer<SIMD4<Float>>,
         _ weights: (Float, Float, Float), _ sums: UnsafeMutablePointer<Float>, _ target: UnsafeMutableRawPointer, _ width: Int

@@ -50,7 +50,7 @@ public struct PaletteQuantizer: Sendable {
             cellIndex = [UInt8](repeating: 0, count: Self.cellCount)
         }
         let pixelCount = canvas.width * canvas.height
-        histogram(canvas, pixelCount: pixelCount)
+        histogram(canvas)
         var boxes = [Box(start: 0, end: used.count)]
         boxes[0].measure(used, counts, sums, squares)
         split(&boxes)
@@ -76,18 +76,24 @@ public struct PaletteQuantizer: Sendable {
         if indices.count < pixelCount { indices = [UInt8](repeating: 0, count: pixelCount) }
         indices.withUnsafeMutableBufferPointer { output in
             canvas.pixels.withUnsafeBytes { raw in
-                cellIndex.withUnsafeBufferPointer { lookup in
-                    let words = raw.bindMemory(to: UInt32.self)
-                    // A pixel equal to the one before (most of a map) reuses its index.
-                    var previous = ~words[0], index: UInt8 = 0
-                    for pixel in 0..<pixelCount {
-                        let word = words[pixel]
-                        if word != previous {
-                            index = lookup[Self.cell(UInt32(littleEndian: word))]
-                            previous = word
+                let words = raw.bindMemory(to: UInt32.self)
+                // A pixel equal to the one before (most of a map) reuses its index.
+                var previous = ~words[0], index: UInt8 = 0
+                for pixel in 0..<pixelCount {
+                    let word = words[pixel]
+                    if word != previous {
+                        let value = UInt32(littleEndian: word), cell = Self.cell(value)
+                        // A cell only the rows the histogram skipped have: the palette colour
+                        // nearest this pixel, kept for the cell's other pixels.
+                        if counts[cell] == 0 {
+                            counts[cell] = 1
+                            used.append(Int32(cell))
+                            cellIndex[cell] = Self.nearest([Int(value & 0xFF), Int((value >> 8) & 0xFF), Int((value >> 16) & 0xFF)], in: palette)
                         }
-                        output[pixel] = index
+                        index = cellIndex[cell]
+                        previous = word
                     }
+                    output[pixel] = index
                 }
             }
         }
@@ -120,34 +126,58 @@ public struct PaletteQuantizer: Sendable {
         Int((word >> 2) & 0x3F) << 12 | Int((word >> 10) & 0x3F) << 6 | Int((word >> 18) & 0x3F)
     }
 
-    /// Counts the pixels of each cell and sums their channels; lists the cells with pixels.
-    private mutating func histogram(_ canvas: Canvas, pixelCount: Int) {
+    /// The histogram counts every `histogramRowStep`-th row of an image of at least
+    /// `sampledPixelsMinimum` pixels: the palette is chosen from half the rows. Why: the histogram
+    /// was half the quantizer's time (`perf`, a raster run: 7.5% of it); a map's colours
+    /// continue from row to row, so the rows between add few colours, and a cell that only they
+    /// have takes the palette colour nearest its first pixel (measured on the raster bench's 96
+    /// images against the full histogram: see docs/performance.md).
+    static let histogramRowStep = 2
+    /// Below this many pixels every row is counted (a small image's rare colours matter more).
+    static let sampledPixelsMinimum = 256 * 256
+
+    /// Counts the pixels of each cell (of every `histogramRowStep`-th row) and sums their
+    /// channels; lists the cells with pixels.
+    private mutating func histogram(_ canvas: Canvas) {
         used.removeAll(keepingCapacity: true)
+        let width = canvas.width
+        let step = width * canvas.height >= Self.sampledPixelsMinimum ? Self.histogramRowStep : 1
         canvas.pixels.withUnsafeBytes { raw in
             counts.withUnsafeMutableBufferPointer { counts in
                 squares.withUnsafeMutableBufferPointer { squares in
                     sums.withUnsafeMutableBufferPointer { sums in
                         let words = raw.bindMemory(to: UInt32.self)
-                        var pixel = 0
-                        while pixel < pixelCount {
-                            // Runs of one colour (most of a map) are counted once.
-                            let word = words[pixel]
-                            var end = pixel + 1
-                            while end < pixelCount && words[end] == word { end += 1 }
-                            let run = end - pixel
-                            let value = UInt32(littleEndian: word), cell = Self.cell(value)
-                            if counts[cell] == 0 { used.append(Int32(cell)) }
-                            counts[cell] += UInt32(run)
-                            sums[cell * 3] += UInt64(value & 0xFF) * UInt64(run)
-                            sums[cell * 3 + 1] += UInt64((value >> 8) & 0xFF) * UInt64(run)
-                            sums[cell * 3 + 2] += UInt64((value >> 16) & 0xFF) * UInt64(run)
-                            let red = UInt64(value & 0xFF), green = UInt64((value >> 8) & 0xFF), blue = UInt64((value >> 16) & 0xFF)
-                            squares[cell] += (red * red + green * green + blue * blue) * UInt64(run)
-                            pixel = end
+                        for row in stride(from: 0, to: canvas.height, by: step) {
+                            Self.count(words, from: row * width, to: row * width + width, &used, counts, sums, squares)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Adds pixels `start..<end` to the histogram; a cell's first pixel lists it in `used`.
+    @inline(__always)
+    private static func count(
+        _ words: UnsafeBufferPointer<UInt32>, from start: Int, to pixelEnd: Int, _ used: inout [Int32], _ counts: UnsafeMutableBufferPointer<UInt32>,
+        _ sums: UnsafeMutableBufferPointer<UInt64>, _ squares: UnsafeMutableBufferPointer<UInt64>
+    ) {
+        var pixel = start
+        while pixel < pixelEnd {
+            // Runs of one colour (most of a map) are counted once.
+            let word = words[pixel]
+            var end = pixel + 1
+            while end < pixelEnd && words[end] == word { end += 1 }
+            let run = end - pixel
+            let value = UInt32(littleEndian: word), cell = cell(value)
+            if counts[cell] == 0 { used.append(Int32(cell)) }
+            counts[cell] += UInt32(run)
+            sums[cell * 3] += UInt64(value & 0xFF) * UInt64(run)
+            sums[cell * 3 + 1] += UInt64((value >> 8) & 0xFF) * UInt64(run)
+            sums[cell * 3 + 2] += UInt64((value >> 16) & 0xFF) * UInt64(run)
+            let red = UInt64(value & 0xFF), green = UInt64((value >> 8) & 0xFF), blue = UInt64((value >> 16) & 0xFF)
+            squares[cell] += (red * red + green * green + blue * blue) * UInt64(run)
+            pixel = end
         }
     }
 

@@ -48,6 +48,24 @@ public struct Canvas: Sendable {
         self.pixels = pixels
     }
 
+    /// A canvas in the memory of `storage` (taken; left empty) with its pixels as they were
+    /// there (zeros where it grew): for a caller that draws every pixel over (a basemap that
+    /// covers the image), so a 2560×1920 image is not filled with 19.7 MB of paper first.
+    public init(width: Int, height: Int, unpaintedReusing storage: inout [UInt8]) {
+        precondition(width > 0 && height > 0, "canvas size must be positive")
+        self.width = width
+        self.height = height
+        let count = width * height * 4
+        var pixels: [UInt8] = []
+        swap(&pixels, &storage)
+        if pixels.count > count {
+            pixels.removeLast(pixels.count - count)
+        } else if pixels.count < count {
+            pixels.append(contentsOf: repeatElement(0, count: count - pixels.count))
+        }
+        self.pixels = pixels
+    }
+
     /// The colour at a pixel.
     public func color(x: Int, y: Int) -> RGBAColor {
         let index = (y * width + x) * 4

@@ -1,4 +1,5 @@
 import MapStyle
+import MapTiles
 import PNGEncoding
 import Raster
 import VectorMap
@@ -14,8 +15,25 @@ public final class RenderScratch {
     /// The route casing's mask where the route is drawn as two coverages (RGBA targets).
     var casing = CoverageMask(width: 1, height: 1)
     var encoder = PalettePNGEncoder()
-    /// The RGBA canvas's memory between images (raster maps and colour bands are drawn in RGBA).
-    var rgbaPixels: [UInt8] = []
+    /// The RGBA canvases' memory between images (raster maps and colour bands are drawn in RGBA),
+    /// by byte count: each of a worker's few image sizes keeps its own, so a canvas is not
+    /// zero-filled again whenever a larger size follows a smaller one (`perf`, a raster run: 1%).
+    private var rgbaPixels: [Int: [UInt8]] = [:]
+    /// A raster basemap's tiles fetched before its canvas was made (`SnapshotPainter.paintRGBA`),
+    /// for the basemap layer to draw.
+    var prefetchedBasemap: FetchedTiles?
+
+    /// The kept RGBA memory of `byteCount` bytes, or none (the canvas allocates). Not another
+    /// size's: one buffer resized from size to size reallocated, and its fresh pages' faults were
+    /// a fifth of a raster run.
+    func takeRGBA(byteCount: Int) -> [UInt8] { rgbaPixels.removeValue(forKey: byteCount) ?? [] }
+
+    /// Keeps a canvas's memory for the next image of its size; at most four sizes (a worker's
+    /// default images), the largest kept.
+    func keepRGBA(_ pixels: [UInt8]) {
+        rgbaPixels[pixels.count] = pixels
+        while rgbaPixels.count > 4, let smallest = rgbaPixels.keys.min() { rgbaPixels[smallest] = nil }
+    }
     /// The vector map's buffers (accumulation, masks).
     var vectorMap = VectorMapPainter()
     /// Map style documents read so far, by their text (a worker reads its style once).

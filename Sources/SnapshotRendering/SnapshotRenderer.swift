@@ -165,7 +165,7 @@ public enum SnapshotRenderer {
                 } else {
                     let canvas = SnapshotPainter.paintRGBA(scene, scratch: scratch, report: &basemapReport)
                     // The canvas's memory goes back to the scratch for the next image, encoded or not.
-                    defer { scratch.rgbaPixels = canvas.pixels }
+                    defer { scratch.keepRGBA(canvas.pixels) }
                     timings.raster += clock.lap()
                     // A raster map image as a palette PNG (exact when it has ≤ 256 colours, else
                     // quantized at the error ARCHITECTURE.md states): a quarter of the bytes and a

@@ -14,9 +14,11 @@ extension SnapshotScene {
                 // A vector map right above paints the grid itself, and only where its own
                 // background will not cover everything (`VectorMapPainter.draw`'s underlay).
                 if index + 1 < layers.count, case .vectorMap = layers[index + 1] { continue }
+                // Raster tiles that cover every pixel (fetched before the canvas was made) hide it.
+                if scratch.prefetchedBasemap?.coversEveryPixel == true { continue }
                 paintGrid(grid, into: &target)
             case .basemap(let settings, let tiles):
-                drawBasemap(settings, tiles: tiles, into: &target, report: &report)
+                drawBasemap(settings, tiles: tiles, into: &target, scratch: scratch, report: &report)
             case .vectorMap(let tiles, let style):
                 var grid: GridStyle?
                 if index > 0, case .background(let below) = layers[index - 1] { grid = below }
@@ -39,6 +41,14 @@ extension SnapshotScene {
         return true
     }
 
+    /// The raster basemap's tiles when the scene draws them right over its background (paper
+    /// and grid, the bottom layers): fetched before the canvas is made, so that a map covering
+    /// every pixel spares painting what it hides. Nil for any other scene.
+    func fetchBasemapUnderBackground() -> FetchedTiles? {
+        guard layers.count >= 2, case .background = layers[0], case .basemap(let settings, let tiles) = layers[1] else { return nil }
+        return TileResampler.fetch(viewport: frame.viewport, provider: tiles, settings: settings)
+    }
+
     private func paintGrid<Target: Blitter>(_ style: GridStyle, into target: inout Target) {
         GridPainter.paint(&target, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: style, scale: options.scale)
     }
@@ -49,10 +59,16 @@ extension SnapshotScene {
     }
 
     private func drawBasemap<Target: Blitter>(
-        _ settings: BasemapSettings, tiles: any TileProvider, into target: inout Target, report: inout BasemapReport?
+        _ settings: BasemapSettings, tiles: any TileProvider, into target: inout Target, scratch: RenderScratch, report: inout BasemapReport?
     ) {
         var drawn: BasemapReport?
-        target.drawRGBA { canvas in drawn = TileResampler.draw(into: &canvas, viewport: frame.viewport, provider: tiles, settings: settings) }
+        let prefetched = scratch.prefetchedBasemap
+        scratch.prefetchedBasemap = nil
+        target.drawRGBA { canvas in
+            let fetched = prefetched ?? TileResampler.fetch(viewport: frame.viewport, provider: tiles, settings: settings)
+            TileResampler.draw(fetched, into: &canvas)
+            drawn = fetched.report
+        }
         guard var drawn else { return }
         drawn.attribution = drawn.tiles > 0 ? settings.attribution(over: tiles.sourceDescription) : nil
         report = drawn

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MapGeometry
+import Raster
+import Testing
+
+@testable import MapTiles
+
+/// `TileResampler`'s shortcuts against what they stand for: columns copied from the source row
+/// above where a tile's rows repeat (`RowFilter`), and tiles that cover every pixel drawn over a
+/// canvas that was never painted (`FetchedTiles.coversEveryPixel`).
+struct TileResamplerTests {
+    /// Palette tiles made in memory: 16 grey levels in a pattern of cells 3 pixels wide and 5
+    /// high (four rows in five equal the row above), offset by the tile's column so that
+    /// neighbours differ; `missing` tiles are absent.
+    final class StripeTiles: TileProvider {
+        let sourceDescription = TileSourceDescription()
+        var missing: Set<TileCoordinate> = []
+        static let palette = (0..<256).map { entry in UInt32(entry % 16 * 17) * 0x0001_0101 | 0xFF00_0000 }
+
+        func tile(_ coordinate: TileCoordinate) -> TileLookup {
+            if missing.contains(coordinate) { return .absent }
+            let indices = (0..<(256 * 256)).map { UInt8(Self.level(x: $0 % 256, y: $0 / 256, tileColumn: coordinate.x)) }
+            return .image(TileImage(width: 256, height: 256, indices: indices, palette: Self.palette))
+        }
+
+        /// The palette index of pixel (`x`, `y`) of a tile in tile column `tileColumn`.
+        static func level(x: Int, y: Int, tileColumn: Int) -> Int { (x / 3 + y / 5 + tileColumn * 5) % 16 }
+    }
+
+    /// A view `width` pixels wide at continuous zoom `zoom` whose west edge is `west` metres.
+    private func view(zoom: Double, width: Int, height: Int, west: Double) -> Viewport {
+        let metersPerPixel = 2 * WebMercator.halfWorldMeters / (256 * pow(2, zoom))
+        let rect = MapRect(minX: west, minY: 1000 - Double(height) * metersPerPixel, maxX: west + Double(width) * metersPerPixel, maxY: 1000)
+        return Viewport(mapRect: rect, widthPixels: width, heightPixels: height)
+    }
+
+    /// Where a tile's row repeats the row above, its columns are copied, not filtered: every pixel
+    /// must still be the analytic weighted sum of the source pixels (within rounding), shrinking
+    /// and enlarging, inside tiles and across their edges, on rows that repeat and rows that do not.
+    @Test(arguments: [11.6, 12.2, 12.45])
+    func copiedRowsEqualTheFilteredSum(zoom: Double) throws {
+        let viewport = view(zoom: zoom, width: 700, height: 300, west: 1234.5)
+        let tiles = StripeTiles()
+        var canvas = Canvas(width: 700, height: 300, fill: RGBAColor(red: 200, green: 0, blue: 0, alpha: 255))
+        let report = TileResampler.draw(into: &canvas, viewport: viewport, provider: tiles, settings: BasemapSettings(source: "stripes"))
+        #expect(report.tiles > 2)
+        let plan = try TilePlan.make(viewport: viewport, description: tiles.sourceDescription, maximumOverzoomLevels: 2).get()
+        var worst = 0.0
+        for y in 0..<300 {
+            let rowTaps = plan.taps(forPixel: y, origin: plan.originY)
+            for x in 0..<700 {
+                var expected = 0.0
+                for tap in plan.taps(forPixel: x, origin: plan.originX) {
+                    let column = floorModulo(tap.source, plan.worldPixels)
+                    for rowTap in rowTaps {
+                        let level = StripeTiles.level(x: column % 256, y: rowTap.source % 256, tileColumn: column / 256)
+                        expected += tap.weight * rowTap.weight * Double(level * 17)
+                    }
+                }
+                let pixel = canvas.color(x: x, y: y)
+                #expect(pixel.red == pixel.green && pixel.green == pixel.blue && pixel.alpha == 255)
+                worst = max(worst, abs(Double(pixel.red) - expected))
+            }
+        }
+        #expect(worst <= 0.5 + 1e-3, "largest difference from the weighted sum: \(worst)")
+    }
+
+    /// Tiles that are all there and opaque, at full opacity, cover every pixel: drawn over any
+    /// canvas they give the same image. A missing tile or a translucent basemap does not cover.
+    @Test func coveringTilesHideWhateverTheCanvasHeld() {
+        let viewport = view(zoom: 12.2, width: 500, height: 200, west: 1234.5)
+        let tiles = StripeTiles()
+        let settings = BasemapSettings(source: "stripes")
+        let fetched = TileResampler.fetch(viewport: viewport, provider: tiles, settings: settings)
+        #expect(fetched.coversEveryPixel)
+        var paper = Canvas(width: 500, height: 200, fill: RGBAColor(red: 240, green: 236, blue: 228, alpha: 255))
+        var garbage = Canvas(width: 500, height: 200, fill: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
+        for index in garbage.pixels.indices { garbage.pixels[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
+        TileResampler.draw(fetched, into: &paper)
+        TileResampler.draw(fetched, into: &garbage)
+        #expect(paper.pixels == garbage.pixels)
+
+        var translucent = settings
+        translucent.opacity = 0.5
+        #expect(!TileResampler.fetch(viewport: viewport, provider: tiles, settings: translucent).coversEveryPixel)
+        let plan = try? TilePlan.make(viewport: viewport, description: tiles.sourceDescription, maximumOverzoomLevels: 2).get()
+        tiles.missing = [TileCoordinate(z: plan?.zoom ?? 0, x: Int((plan?.originX ?? 0) / 256), y: Int((plan?.originY ?? 0) / 256))]
+        #expect(!TileResampler.fetch(viewport: viewport, provider: tiles, settings: settings).coversEveryPixel)
+    }
+}
