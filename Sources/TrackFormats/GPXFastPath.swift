@@ -12,6 +12,8 @@ import TrackModel
 struct GPXFastPath {
     let base: UnsafePointer<UInt8>
     let count: Int
+    /// The day number of the last point's date.
+    private var dayCache = NumberParsing.DayCache()
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
@@ -20,7 +22,7 @@ struct GPXFastPath {
 
     /// Reads the point element at or after `start` (after whitespace). `routePoint` selects
     /// `rtept` instead of `trkpt`. Returns the fix and the offset just past the element.
-    func point(at start: Int, routePoint: Bool) -> (fix: Fix, end: Int)? {
+    mutating func point(at start: Int, routePoint: Bool) -> (fix: Fix, end: Int)? {
         var i = skipSpace(start)
         guard i + 7 < count, base[i] == UInt8(ascii: "<") else { return nil }
         let nameStart = i + 1
@@ -47,23 +49,31 @@ struct GPXFastPath {
             guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { return nil }
             let quote = base[i]
             let valueStart = i + 1
+            let isLatitude = attributeEnd - localStart == 3 && equals(localStart, attributeEnd, "lat")
+            let isLongitude = !isLatitude && attributeEnd - localStart == 3 && equals(localStart, attributeEnd, "lon")
+            // A coordinate is nearly always a plain decimal: read it while finding the quote.
+            if isLatitude || isLongitude, let (value, end) = NumberParsing.parsePlainDecimal(base, valueStart, count), base[end] == quote {
+                guard isLatitude ? !sawLatitude : !sawLongitude else { return nil }
+                if isLatitude { latitude = value } else { longitude = value }
+                sawLatitude = sawLatitude || isLatitude
+                sawLongitude = sawLongitude || isLongitude
+                i = end + 1
+                continue
+            }
             i = valueStart
             while i < count, base[i] != quote {
                 if base[i] == UInt8(ascii: "&") || base[i] == UInt8(ascii: "<") { return nil }
                 i += 1
             }
             guard i < count else { return nil }
-            let localLength = attributeEnd - localStart
-            if localLength == 3, base[localStart] == UInt8(ascii: "l") {
-                if base[localStart + 1] == UInt8(ascii: "a"), base[localStart + 2] == UInt8(ascii: "t") {
-                    guard !sawLatitude, let value = number(valueStart, i) else { return nil }
-                    latitude = value
-                    sawLatitude = true
-                } else if base[localStart + 1] == UInt8(ascii: "o"), base[localStart + 2] == UInt8(ascii: "n") {
-                    guard !sawLongitude, let value = number(valueStart, i) else { return nil }
-                    longitude = value
-                    sawLongitude = true
-                }
+            if isLatitude {
+                guard !sawLatitude, let value = number(valueStart, i) else { return nil }
+                latitude = value
+                sawLatitude = true
+            } else if isLongitude {
+                guard !sawLongitude, let value = number(valueStart, i) else { return nil }
+                longitude = value
+                sawLongitude = true
             }
             i += 1
         }
@@ -94,8 +104,20 @@ struct GPXFastPath {
                 i = tagEnd + 1
                 continue
             }
-            if isElevation || isTime {
-                let textStart = tagEnd + 1
+            let textStart = tagEnd + 1
+            if isElevation, let (value, textEnd) = NumberParsing.parsePlainDecimal(base, textStart, count), base[textEnd] == UInt8(ascii: "<") {
+                // A plain number read in the pass that found its end (no '&' or '<' inside).
+                guard let end = endTag(at: textEnd, matching: childStart, childEnd) else { return nil }
+                fix.elevationMeters = value
+                i = end
+            } else if isTime, textStart + 20 < count, base[textStart + 20] == UInt8(ascii: "<"),
+                let seconds = NumberParsing.parseCanonicalUTC(buffer, textStart, textStart + 20, &dayCache)
+            {
+                // The canonical layout checks every byte, so none is '&' or '<'.
+                guard let end = endTag(at: textStart + 20, matching: childStart, childEnd) else { return nil }
+                fix.timeSeconds = seconds
+                i = end
+            } else if isElevation || isTime {
                 var textEnd = textStart
                 while textEnd < count, base[textEnd] != UInt8(ascii: "<") {
                     if base[textEnd] == UInt8(ascii: "&") { return nil }
