@@ -95,11 +95,18 @@ struct GPXFastPath {
             }
             if marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?") { return nil }
             let childStart = i + 1
-            guard let childEnd = findNameEnd(from: childStart) else { return nil }
-            var localStart = childStart
-            for k in childStart..<childEnd where base[k] == UInt8(ascii: ":") { localStart = k + 1 }
-            let isElevation = equals(localStart, childEnd, "ele"), isTime = equals(localStart, childEnd, "time")
-            guard let tagEnd = tagEnd(from: childEnd) else { return nil }
+            let childEnd: Int, tagEnd: Int, isElevation: Bool, isTime: Bool
+            if let plain = plainChild(at: i) {
+                (childEnd, tagEnd, isElevation, isTime) = (plain.nameEnd, plain.nameEnd, plain.isElevation, !plain.isElevation)
+            } else {
+                guard let nameEnd = findNameEnd(from: childStart) else { return nil }
+                var localStart = childStart
+                for k in childStart..<nameEnd where base[k] == UInt8(ascii: ":") { localStart = k + 1 }
+                isElevation = equals(localStart, nameEnd, "ele")
+                isTime = equals(localStart, nameEnd, "time")
+                guard let end = self.tagEnd(from: nameEnd) else { return nil }
+                (childEnd, tagEnd) = (nameEnd, end)
+            }
             if base[tagEnd - 1] == UInt8(ascii: "/") {  // <ele/>: nothing recorded
                 i = tagEnd + 1
                 continue
@@ -154,6 +161,24 @@ struct GPXFastPath {
         return i
     }
 
+    /// At `<ele>` or `<time>` spelled plainly (no prefix, no attributes), the children nearly every
+    /// point has: the offset of its '>' (where the name ends) and which of the two it is, from one
+    /// 8-byte compare instead of scanning the name and the tag; nil for anything else.
+    @inline(__always)
+    private func plainChild(at start: Int) -> (nameEnd: Int, isElevation: Bool)? {
+        guard start + 8 <= count else { return nil }
+        let word = word(at: start)
+        if word & 0xFF_FFFF_FFFF == 0x3E_656C_653C { return (start + 4, true) }  // "<ele>"
+        if word & 0xFFFF_FFFF_FFFF == 0x3E65_6D69_743C { return (start + 5, false) }  // "<time>"
+        return nil
+    }
+
+    /// The eight bytes at `start` (which the caller checked are there), the first in the low byte.
+    @inline(__always)
+    private func word(at start: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+    }
+
     /// The end of an element name starting at `start`; nil when there is none.
     @inline(__always)
     private func findNameEnd(from start: Int) -> Int? {
@@ -189,8 +214,18 @@ struct GPXFastPath {
     }
 
     /// At `</name>` for the element named `nameStart..<nameEnd`: the offset past it, else nil.
+    @inline(__always)
     private func endTag(at start: Int, matching nameStart: Int, _ nameEnd: Int) -> Int? {
         let length = nameEnd - nameStart
+        // `</ele>`, `</time>`, `</trkpt>`: a name of up to five bytes closed right away is one
+        // 8-byte compare; anything else (a longer name, space before '>') is read below.
+        if length <= 5, start + 8 <= count, nameStart + 8 <= count {
+            let bytesCompared = 8 * (length + 3)
+            let mask: UInt64 = bytesCompared == 64 ? ~0 : (1 << UInt64(bytesCompared)) - 1
+            let name = word(at: nameStart) & ((1 << UInt64(8 * length)) - 1)
+            let expected: UInt64 = 0x2F3C | name << 16 | 0x3E << UInt64(8 * (length + 2))
+            if word(at: start) & mask == expected { return start + length + 3 }
+        }
         guard start + length + 2 < count, base[start] == UInt8(ascii: "<"), base[start + 1] == UInt8(ascii: "/") else { return nil }
         for k in 0..<length where base[start + 2 + k] != base[nameStart + k] { return nil }
         var i = skipSpace(start + 2 + length)
