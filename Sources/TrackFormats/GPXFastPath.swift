@@ -28,7 +28,8 @@ struct GPXFastPath {
         let nameStart = i + 1
         guard let nameEnd = findNameEnd(from: nameStart), isPointName(nameStart, nameEnd, routePoint) else { return nil }
         // Attributes up to '>' (quote-aware), lat and lon picked out in the same pass.
-        var latitude = Double.nan, longitude = Double.nan
+        // Each as a numerator and divisor, divided once both are read (see `parsePlainDecimal`).
+        var latitude = (numerator: Double.nan, divisor: 1.0), longitude = (numerator: Double.nan, divisor: 1.0)
         var sawLatitude = false, sawLongitude = false
         i = nameEnd
         while true {
@@ -52,9 +53,11 @@ struct GPXFastPath {
             let isLatitude = attributeEnd - localStart == 3 && equals(localStart, attributeEnd, "lat")
             let isLongitude = !isLatitude && attributeEnd - localStart == 3 && equals(localStart, attributeEnd, "lon")
             // A coordinate is nearly always a plain decimal: read it while finding the quote.
-            if isLatitude || isLongitude, let (value, end) = NumberParsing.parsePlainDecimal(base, valueStart, count), base[end] == quote {
+            if isLatitude || isLongitude, let (numerator, divisor, end) = NumberParsing.parsePlainDecimal(base, valueStart, count),
+                base[end] == quote
+            {
                 guard isLatitude ? !sawLatitude : !sawLongitude else { return nil }
-                if isLatitude { latitude = value } else { longitude = value }
+                if isLatitude { latitude = (numerator, divisor) } else { longitude = (numerator, divisor) }
                 sawLatitude = sawLatitude || isLatitude
                 sawLongitude = sawLongitude || isLongitude
                 i = end + 1
@@ -68,17 +71,17 @@ struct GPXFastPath {
             guard i < count else { return nil }
             if isLatitude {
                 guard !sawLatitude, let value = number(valueStart, i) else { return nil }
-                latitude = value
+                latitude = (value, 1)
                 sawLatitude = true
             } else if isLongitude {
                 guard !sawLongitude, let value = number(valueStart, i) else { return nil }
-                longitude = value
+                longitude = (value, 1)
                 sawLongitude = true
             }
             i += 1
         }
         guard sawLatitude, sawLongitude else { return nil }  // the slow path reports the error
-        var fix = Fix(latitudeDegrees: latitude, longitudeDegrees: longitude)
+        var fix = Fix(latitudeDegrees: latitude.numerator / latitude.divisor, longitudeDegrees: longitude.numerator / longitude.divisor)
         if base[i] == UInt8(ascii: "/") {
             guard i + 1 < count, base[i + 1] == UInt8(ascii: ">") else { return nil }
             return (fix, i + 2)
@@ -112,10 +115,12 @@ struct GPXFastPath {
                 continue
             }
             let textStart = tagEnd + 1
-            if isElevation, let (value, textEnd) = NumberParsing.parsePlainDecimal(base, textStart, count), base[textEnd] == UInt8(ascii: "<") {
+            if isElevation, let (numerator, divisor, textEnd) = NumberParsing.parsePlainDecimal(base, textStart, count),
+                base[textEnd] == UInt8(ascii: "<")
+            {
                 // A plain number read in the pass that found its end (no '&' or '<' inside).
                 guard let end = endTag(at: textEnd, matching: childStart, childEnd) else { return nil }
-                fix.elevationMeters = value
+                fix.elevationMeters = numerator / divisor
                 i = end
             } else if isTime, textStart + 20 < count, base[textStart + 20] == UInt8(ascii: "<"),
                 let seconds = NumberParsing.parseCanonicalUTC(buffer, textStart, textStart + 20, &dayCache)
