@@ -146,26 +146,46 @@ struct SpikeThresholds {
         guard !values.isEmpty else { return 0 }
         let index = min(values.count - 1, values.count * 9 / 10)
         // Selection instead of a full sort: O(n) on average for a million steps.
-        return quickSelect(&values, index)
+        return values.withUnsafeMutableBufferPointer { select($0, index) }
     }
 
-    private static func quickSelect(_ values: inout [Double], _ k: Int) -> Double {
-        var lo = 0, hi = values.count - 1
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        while lo < hi {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let pivot = values[lo + Int((state >> 33) % UInt64(hi - lo + 1))]
-            var i = lo, j = hi
-            while i <= j {
+    /// The `k`-th smallest of `values` (which hold no NaN), rearranging them: Floyd and Rivest's
+    /// selection. A random pivot lands anywhere and a 90th percentile then takes about 3.4 n
+    /// comparisons; here a range over 600 values first selects within a small sample around
+    /// the expected position, so the pivot lands next to the `k`-th value and one partition
+    /// of the whole range is nearly all the work (5% of an 18,000-fix track's time before).
+    private static func select(_ values: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
+        var left = 0, right = values.count - 1
+        while right > left {
+            if right - left > 600 {
+                let n = Double(right - left + 1), i = Double(k - left + 1)
+                let z = log(n)
+                let s = 0.5 * exp(2 * z / 3)
+                let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (i < n / 2 ? -1 : 1)
+                let sampleLeft = max(left, Int(Double(k) - i * s / n + sd))
+                let sampleRight = min(right, Int(Double(k) + (n - i) * s / n + sd))
+                _ = select(UnsafeMutableBufferPointer(rebasing: values[sampleLeft...sampleRight]), k - sampleLeft)
+            }
+            // Partition around values[k], with the range's ends as sentinels.
+            let pivot = values[k]
+            var i = left, j = right
+            values.swapAt(left, k)
+            if values[right] > pivot { values.swapAt(right, left) }
+            while i < j {
+                values.swapAt(i, j)
+                i += 1
+                j -= 1
                 while values[i] < pivot { i += 1 }
                 while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
             }
-            if k <= j { hi = j } else if k >= i { lo = i } else { return values[k] }
+            if values[left] == pivot {
+                values.swapAt(left, j)
+            } else {
+                j += 1
+                values.swapAt(j, right)
+            }
+            if j <= k { left = j + 1 }
+            if k <= j { right = j - 1 }
         }
         return values[k]
     }

@@ -12,6 +12,8 @@ import TrackModel
 struct GPXFastPath {
     let base: UnsafePointer<UInt8>
     let count: Int
+    /// The day number of the last point's date.
+    private var dayCache = NumberParsing.DayCache()
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
@@ -20,13 +22,14 @@ struct GPXFastPath {
 
     /// Reads the point element at or after `start` (after whitespace). `routePoint` selects
     /// `rtept` instead of `trkpt`. Returns the fix and the offset just past the element.
-    func point(at start: Int, routePoint: Bool) -> (fix: Fix, end: Int)? {
+    mutating func point(at start: Int, routePoint: Bool) -> (fix: Fix, end: Int)? {
         var i = skipSpace(start)
         guard i + 7 < count, base[i] == UInt8(ascii: "<") else { return nil }
         let nameStart = i + 1
         guard let nameEnd = findNameEnd(from: nameStart), isPointName(nameStart, nameEnd, routePoint) else { return nil }
         // Attributes up to '>' (quote-aware), lat and lon picked out in the same pass.
-        var latitude = Double.nan, longitude = Double.nan
+        // Each as a numerator and divisor, divided once both are read (see `parsePlainDecimal`).
+        var latitude = (numerator: Double.nan, divisor: 1.0), longitude = (numerator: Double.nan, divisor: 1.0)
         var sawLatitude = false, sawLongitude = false
         i = nameEnd
         while true {
@@ -47,28 +50,38 @@ struct GPXFastPath {
             guard i < count, base[i] == UInt8(ascii: "\"") || base[i] == UInt8(ascii: "'") else { return nil }
             let quote = base[i]
             let valueStart = i + 1
+            let isLatitude = attributeEnd - localStart == 3 && equals(localStart, attributeEnd, "lat")
+            let isLongitude = !isLatitude && attributeEnd - localStart == 3 && equals(localStart, attributeEnd, "lon")
+            // A coordinate is nearly always a plain decimal: read it while finding the quote.
+            if isLatitude || isLongitude, let (numerator, divisor, end) = NumberParsing.parsePlainDecimal(base, valueStart, count),
+                base[end] == quote
+            {
+                guard isLatitude ? !sawLatitude : !sawLongitude else { return nil }
+                if isLatitude { latitude = (numerator, divisor) } else { longitude = (numerator, divisor) }
+                sawLatitude = sawLatitude || isLatitude
+                sawLongitude = sawLongitude || isLongitude
+                i = end + 1
+                continue
+            }
             i = valueStart
             while i < count, base[i] != quote {
                 if base[i] == UInt8(ascii: "&") || base[i] == UInt8(ascii: "<") { return nil }
                 i += 1
             }
             guard i < count else { return nil }
-            let localLength = attributeEnd - localStart
-            if localLength == 3, base[localStart] == UInt8(ascii: "l") {
-                if base[localStart + 1] == UInt8(ascii: "a"), base[localStart + 2] == UInt8(ascii: "t") {
-                    guard !sawLatitude, let value = number(valueStart, i) else { return nil }
-                    latitude = value
-                    sawLatitude = true
-                } else if base[localStart + 1] == UInt8(ascii: "o"), base[localStart + 2] == UInt8(ascii: "n") {
-                    guard !sawLongitude, let value = number(valueStart, i) else { return nil }
-                    longitude = value
-                    sawLongitude = true
-                }
+            if isLatitude {
+                guard !sawLatitude, let value = number(valueStart, i) else { return nil }
+                latitude = (value, 1)
+                sawLatitude = true
+            } else if isLongitude {
+                guard !sawLongitude, let value = number(valueStart, i) else { return nil }
+                longitude = (value, 1)
+                sawLongitude = true
             }
             i += 1
         }
         guard sawLatitude, sawLongitude else { return nil }  // the slow path reports the error
-        var fix = Fix(latitudeDegrees: latitude, longitudeDegrees: longitude)
+        var fix = Fix(latitudeDegrees: latitude.numerator / latitude.divisor, longitudeDegrees: longitude.numerator / longitude.divisor)
         if base[i] == UInt8(ascii: "/") {
             guard i + 1 < count, base[i + 1] == UInt8(ascii: ">") else { return nil }
             return (fix, i + 2)
@@ -85,17 +98,38 @@ struct GPXFastPath {
             }
             if marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?") { return nil }
             let childStart = i + 1
-            guard let childEnd = findNameEnd(from: childStart) else { return nil }
-            var localStart = childStart
-            for k in childStart..<childEnd where base[k] == UInt8(ascii: ":") { localStart = k + 1 }
-            let isElevation = equals(localStart, childEnd, "ele"), isTime = equals(localStart, childEnd, "time")
-            guard let tagEnd = tagEnd(from: childEnd) else { return nil }
+            let childEnd: Int, tagEnd: Int, isElevation: Bool, isTime: Bool
+            if let plain = plainChild(at: i) {
+                (childEnd, tagEnd, isElevation, isTime) = (plain.nameEnd, plain.nameEnd, plain.isElevation, !plain.isElevation)
+            } else {
+                guard let nameEnd = findNameEnd(from: childStart) else { return nil }
+                var localStart = childStart
+                for k in childStart..<nameEnd where base[k] == UInt8(ascii: ":") { localStart = k + 1 }
+                isElevation = equals(localStart, nameEnd, "ele")
+                isTime = equals(localStart, nameEnd, "time")
+                guard let end = self.tagEnd(from: nameEnd) else { return nil }
+                (childEnd, tagEnd) = (nameEnd, end)
+            }
             if base[tagEnd - 1] == UInt8(ascii: "/") {  // <ele/>: nothing recorded
                 i = tagEnd + 1
                 continue
             }
-            if isElevation || isTime {
-                let textStart = tagEnd + 1
+            let textStart = tagEnd + 1
+            if isElevation, let (numerator, divisor, textEnd) = NumberParsing.parsePlainDecimal(base, textStart, count),
+                base[textEnd] == UInt8(ascii: "<")
+            {
+                // A plain number read in the pass that found its end (no '&' or '<' inside).
+                guard let end = endTag(at: textEnd, matching: childStart, childEnd) else { return nil }
+                fix.elevationMeters = numerator / divisor
+                i = end
+            } else if isTime, textStart + 20 < count, base[textStart + 20] == UInt8(ascii: "<"),
+                let seconds = NumberParsing.parseCanonicalUTC(buffer, textStart, textStart + 20, &dayCache)
+            {
+                // The canonical layout checks every byte, so none is '&' or '<'.
+                guard let end = endTag(at: textStart + 20, matching: childStart, childEnd) else { return nil }
+                fix.timeSeconds = seconds
+                i = end
+            } else if isElevation || isTime {
                 var textEnd = textStart
                 while textEnd < count, base[textEnd] != UInt8(ascii: "<") {
                     if base[textEnd] == UInt8(ascii: "&") { return nil }
@@ -130,6 +164,24 @@ struct GPXFastPath {
         var i = start
         while i < count, NumberParsing.isSpace(base[i]) { i += 1 }
         return i
+    }
+
+    /// At `<ele>` or `<time>` spelled plainly (no prefix, no attributes), the children nearly every
+    /// point has: the offset of its '>' (where the name ends) and which of the two it is, from one
+    /// 8-byte compare instead of scanning the name and the tag; nil for anything else.
+    @inline(__always)
+    private func plainChild(at start: Int) -> (nameEnd: Int, isElevation: Bool)? {
+        guard start + 8 <= count else { return nil }
+        let word = word(at: start)
+        if word & 0xFF_FFFF_FFFF == 0x3E_656C_653C { return (start + 4, true) }  // "<ele>"
+        if word & 0xFFFF_FFFF_FFFF == 0x3E65_6D69_743C { return (start + 5, false) }  // "<time>"
+        return nil
+    }
+
+    /// The eight bytes at `start` (which the caller checked are there), the first in the low byte.
+    @inline(__always)
+    private func word(at start: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
     }
 
     /// The end of an element name starting at `start`; nil when there is none.
@@ -167,8 +219,18 @@ struct GPXFastPath {
     }
 
     /// At `</name>` for the element named `nameStart..<nameEnd`: the offset past it, else nil.
+    @inline(__always)
     private func endTag(at start: Int, matching nameStart: Int, _ nameEnd: Int) -> Int? {
         let length = nameEnd - nameStart
+        // `</ele>`, `</time>`, `</trkpt>`: a name of up to five bytes closed right away is one
+        // 8-byte compare; anything else (a longer name, space before '>') is read below.
+        if length <= 5, start + 8 <= count, nameStart + 8 <= count {
+            let bytesCompared = 8 * (length + 3)
+            let mask: UInt64 = bytesCompared == 64 ? ~0 : (1 << UInt64(bytesCompared)) - 1
+            let name = word(at: nameStart) & ((1 << UInt64(8 * length)) - 1)
+            let expected: UInt64 = 0x2F3C | name << 16 | 0x3E << UInt64(8 * (length + 2))
+            if word(at: start) & mask == expected { return start + length + 3 }
+        }
         guard start + length + 2 < count, base[start] == UInt8(ascii: "<"), base[start + 1] == UInt8(ascii: "/") else { return nil }
         for k in 0..<length where base[start + 2 + k] != base[nameStart + k] { return nil }
         var i = skipSpace(start + 2 + length)

@@ -36,7 +36,7 @@ public enum GPXReader: TrackReader {
         guard root.kind == .startTag, scanner.isNamed(root, "gpx") else {
             throw scanner.error(at: root.offset, "expected the root element <gpx>, found <\(scanner.string(root.nameStart, root.nameEnd))>")
         }
-        let fastPath = GPXFastPath(bytes)
+        var fastPath = GPXFastPath(bytes)
         var nextReport = consumed == nil ? Int.max : consumedInterval
         while true {
             if scanner.position >= nextReport, let consumed {

@@ -111,4 +111,41 @@ private func straightRun(count: Int, stepMeters: Double = 3, start: Double = 1_7
         // 100 → 105 (+5), → 110 (+5 from the 105 reference, after dipping to 104: 6), 90 → 95 (+5).
         #expect(stats.elevationGainMeters == 16)
     }
+
+    /// The thresholds' 90th percentiles come from a selection that rearranges the steps; they must
+    /// be what sorting gives, for short and long tracks, with ties and with the value repeated.
+    @Test(arguments: [1, 2, 10, 601, 602, 5_000, 100_000])
+    func spikeThresholdsAreTheSortedNinetiethPercentile(stepCount: Int) {
+        var generator = SeededSteps(seed: UInt64(stepCount))
+        // Whole metres so many steps tie; times one or two seconds apart.
+        let steps = (0..<stepCount).map { _ in Double(generator.next() % 400) }
+        var time = 1_700_000_000.0
+        let fixes = (0...stepCount).map { _ in
+            defer { time += Double(1 + generator.next() % 2) }
+            return Fix(latitudeDegrees: 47, longitudeDegrees: 8, timeSeconds: time)
+        }
+        var options = CleaningOptions()
+        options.minimumSpikeSpeedMetersPerSecond = 0
+        options.minimumSpikeDistanceMeters = 0
+        options.spikeSpeedFactor = 1
+        options.spikeDistanceFactor = 1
+        let thresholds = SpikeThresholds([TrackSegment(fixes: fixes)], steps: [steps], options)
+        let speeds = steps.indices.map { steps[$0] / (fixes[$0 + 1].timeSeconds - fixes[$0].timeSeconds) }
+        let index = min(stepCount - 1, stepCount * 9 / 10)
+        #expect(thresholds.distanceMeters == steps.sorted()[index])
+        #expect(thresholds.speedMetersPerSecond == speeds.sorted()[index])
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so a failing step list can be reproduced.
+private struct SeededSteps {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -57,6 +57,20 @@ import TrackModel
         #"<trkpt lat="1" lon="2" note='a>b'><ele/></trkpt>"#,
         #"<p:trkpt lat="1" lon="2"><p:ele>7</p:ele></p:trkpt>"#,
         #"<trkpt lat="1" lon="2"><ele>5</ele>"#,
+        // Numbers and times next to the one-pass readers' edges: each must read as the general path does.
+        #"<trkpt lat="1e1" lon="-2."><ele>5E0</ele></trkpt>"#,
+        #"<trkpt lat=" 1" lon="2 "><ele> 5 </ele></trkpt>"#,
+        #"<trkpt lat="+1" lon=".5"><ele>-.5</ele></trkpt>"#,
+        #"<trkpt lat="1.2345678901234567" lon="-0"><ele>-</ele></trkpt>"#,
+        #"<trkpt lat="1&#46;5" lon="2"><ele>5&#46;0</ele></trkpt>"#,
+        #"<trkpt lat="1" lat="1" lon="2"/>"#,
+        #"<trkpt lat="1" lon="2" lon="3"/>"#,
+        #"<trkpt lat="1" lon="2"><ele></ele><time></time></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><time>2024-05-01T07:30:00Z </time></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><time>2024-05-01T07:30:00Z</ele></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><time>2024-13-01T07:30:00Z</time></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><time>2024-05-01T07:30:00+01:00</time><ele>3</ele></trkpt>"#,
+        #"<trkpt lat="0.00000000000000000000001" lon="2"/>"#,
     ])
     func oddPointsReadTheSame(point: String) {
         let file = "<gpx xmlns:p=\"x\"><trk><trkseg>\(point)<trkpt lat=\"1.5\" lon=\"2.5\"/></trkseg></trk></gpx>"

@@ -37,6 +37,39 @@ import Testing
     }
 
     @Test(arguments: [
+        "0\"", "-0<", "47.3769\"", "-179.9999999'", "53.4<", "5.<", ".5<", "123456789012345<", "0.0000000000000000000001<", "1 <",
+        "12a",
+    ])
+    func plainDecimalsReadAsParseDoubleDoes(text: String) throws {
+        let bytes = Array(text.utf8)
+        try bytes.withUnsafeBufferPointer { buffer in
+            let (numerator, divisor, end) = try #require(NumberParsing.parsePlainDecimal(buffer.baseAddress!, 0, buffer.count), "\(text)")
+            let value = numerator / divisor
+            #expect(!"-.0123456789".utf8.contains(bytes[end]), "\(text)")
+            #expect(value.bitPattern == NumberParsing.parseDouble(buffer, 0, end)?.bitPattern, "\(text)")
+        }
+    }
+
+    @Test(arguments: ["1e5<", "1E5<", "1234567890123456<", "0.00000000000000000000001<", "-<", "+1<", "<", ".<", "-.<", "12"])
+    func plainDecimalsLeaveTheRestToTheGeneralReader(text: String) {
+        let read = Array(text.utf8).withUnsafeBufferPointer { NumberParsing.parsePlainDecimal($0.baseAddress!, 0, $0.count) }
+        #expect(read == nil, "\(text)")
+    }
+
+    @Test func randomPlainDecimalsReadAsParseDoubleDoes() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let value = Double.random(in: -180...180, using: &generator)
+            let bytes = Array(String(format: "%.\(Int.random(in: 0...9, using: &generator))f\"", value).utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                let read = NumberParsing.parsePlainDecimal(buffer.baseAddress!, 0, buffer.count)
+                #expect(read?.end == bytes.count - 1)
+                #expect(read.map { ($0.numerator / $0.divisor).bitPattern } == NumberParsing.parseDouble(buffer, 0, bytes.count - 1)?.bitPattern)
+            }
+        }
+    }
+
+    @Test(arguments: [
         ("1970-01-01T00:00:00Z", 0.0), ("2024-05-01T07:30:00Z", 1_714_548_600), ("2024-05-01 07:30:00.25", 1_714_548_600.25),
         ("2024-05-01T09:30:00+02:00", 1_714_548_600), ("2024-05-01T02:30:00-0500", 1_714_548_600), ("2000-02-29", 951_782_400),
         ("2024-05-01T07:30", 1_714_548_600),
