@@ -61,12 +61,14 @@ package final class OverviewMap: OverviewBasemap {
 
     /// See `OverviewBasemap.draw`: a failed tile or a source that cannot be opened is a problem;
     /// tiles the source does not have are not.
-    package func draw(viewport: Viewport, latitudeDegrees: Double, labelScale: Double, heat: (inout Canvas) -> Void) -> OverviewMapPicture {
+    package func draw(
+        viewport: Viewport, latitudeDegrees: Double, labelScale: Double, mapColors: Int, heat: (inout IndexedCanvas) -> Void
+    ) -> OverviewMapPicture {
         let lent = borrow()
         defer { idle.withLock { $0.append(lent) } }
         let widthPoints = max(1, Int((Double(viewport.widthPixels) / labelScale).rounded()))
         let (canvas, report) = lent.backdrop.draw(
-            viewport: viewport, latitudeDegrees: latitudeDegrees, widthPoints: widthPoints, scale: labelScale, over: heat)
+            viewport: viewport, latitudeDegrees: latitudeDegrees, widthPoints: widthPoints, scale: labelScale, mapColors: mapColors, over: heat)
         // Tiles the source does not have (its coverage ends) or a view outside its zoom range
         // are what the map is, drawn again they would be the same; failed tiles are not.
         var problems = lent.openProblem.map { [$0] } ?? []

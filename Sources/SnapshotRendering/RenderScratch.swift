@@ -14,6 +14,8 @@ public final class RenderScratch {
     /// The route casing's mask where the route is drawn as two coverages (RGBA targets).
     var casing = CoverageMask(width: 1, height: 1)
     var encoder = PalettePNGEncoder()
+    /// Reduces an RGBA map under the overview's heat map to a palette (`MapBackdrop`).
+    var quantizer = PaletteQuantizer()
     /// The RGBA canvas's memory between images (raster maps and colour bands are drawn in RGBA).
     var rgbaPixels: [UInt8] = []
     /// The vector map's buffers (accumulation, masks).
