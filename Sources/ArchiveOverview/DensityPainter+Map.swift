@@ -52,39 +52,53 @@ extension DensityPainter {
 
     /// Paints `grid` over the palette map in `canvas` (the grid's size): the map's palette
     /// replaced by its faded colours (merged as little as lets them fit `mapColors(ramp:)`
-    /// entries) and every pixel some track passed set to its ramp level, whose colour is exact.
+    /// entries, when they do not) and every pixel some track passed set to its ramp level, whose
+    /// colour is exact.
     /// Leaves `attributionEntries` of the palette free. Returns the merge tolerance used: the
     /// largest difference, in levels of 255 in any channel, between a map pixel's faded colour
     /// and the colour it is drawn in (0: exact).
     @discardableResult
     package static func paintHeat(_ grid: DensityGrid, ramp: DensityRamp = DensityRamp(), over canvas: inout IndexedCanvas) -> Int {
         precondition(grid.width == canvas.width && grid.height == canvas.height, "the grid is the picture's size")
+        let room = mapColors(ramp: ramp)
         let fadedColors = canvas.palette.colors.map(faded)
-        var (palette, remap, tolerance) = fadedPalette(fadedColors, used: nil, room: mapColors(ramp: ramp))
-        if palette.count > mapColors(ramp: ramp) {
-            // Entries no map pixel shows any more (drawn over by a later layer, or under the
-            // heat) take no room: one pass to find them, only for a map that needs merging.
-            let used = usedEntries(canvas, under: grid)
-            (palette, remap, tolerance) = fadedPalette(fadedColors, used: used, room: mapColors(ramp: ramp))
+        // A map that fits keeps its indices (its entries recoloured, none merged): only the
+        // pixels tracks passed are written.
+        var remap: [UInt8]?, tolerance = 0
+        if canvas.palette.count <= room {
+            canvas.palette.recolor(fadedColors)
+        } else {
+            var palette: CanvasPalette, merged: [UInt8]
+            (palette, merged, tolerance) = fadedPalette(fadedColors, used: nil, room: room)
+            if palette.count > room {
+                // Entries no map pixel shows any more (drawn over by a later layer, or under the
+                // heat) take no room: one pass to find them, only for a map that needs merging.
+                let used = usedEntries(canvas, under: grid)
+                (palette, merged, tolerance) = fadedPalette(fadedColors, used: used, room: room)
+            }
+            canvas.palette = palette
+            remap = merged + [UInt8](repeating: 0, count: 256 - merged.count)
         }
         // The ramp's levels after the map's, exact: a level never takes a map colour's entry.
-        palette.merging = .uniform(levels: 0)
+        canvas.palette.merging = .uniform(levels: 0)
         let colors = ramp.palette()
-        let indexOfLevel = [UInt8(0)] + (1...ramp.levels).map { palette.index(of: colors[$0]) ?? 0 }
-        palette.merging = .fine
+        let indexOfLevel = [UInt8(0)] + (1...ramp.levels).map { canvas.palette.index(of: colors[$0]) ?? 0 }
+        canvas.palette.merging = .fine
         let maximum = grid.maximumCount
         let indexOfCount = (0...Int(maximum)).map { $0 == 0 ? UInt8(0) : indexOfLevel[ramp.level(count: UInt32($0), maximum: maximum)] }
-        canvas.palette = palette
-        remap += [UInt8](repeating: 0, count: 256 - remap.count)
         let pixelCount = grid.width * grid.height
         canvas.indices.withUnsafeMutableBufferPointer { indices in
             grid.counts.withUnsafeBufferPointer { counts in
                 indexOfCount.withUnsafeBufferPointer { heat in
-                    remap.withUnsafeBufferPointer { remap in
-                        for pixel in 0..<pixelCount {
-                            let count = counts[pixel]
-                            indices[pixel] = count == 0 ? remap[Int(indices[pixel])] : heat[Int(count)]
+                    if let remap {
+                        remap.withUnsafeBufferPointer { remap in
+                            for pixel in 0..<pixelCount {
+                                let count = counts[pixel]
+                                indices[pixel] = count == 0 ? remap[Int(indices[pixel])] : heat[Int(count)]
+                            }
                         }
+                    } else {
+                        for pixel in 0..<pixelCount where counts[pixel] != 0 { indices[pixel] = heat[Int(counts[pixel])] }
                     }
                 }
             }

@@ -51,11 +51,12 @@ package final class OverviewMap: OverviewBasemap {
         stamp = kept?.stamp ?? Self.stamp(of: settings)
     }
 
-    /// The stamp of `settings`: a digest of every value, the source whole. "map 1" stands for how
-    /// the overview fades a map (`DensityPainter+Map`); raise it when that changes.
+    /// The stamp of `settings`: a digest of every value, the source whole. "map 2" stands for how
+    /// the overview fades a map and reduces its colours (`DensityPainter+Map`; 2: in palette
+    /// space, a raster map quantized before its heat map); raise it when that changes.
     static func stamp(of settings: BasemapSettings) -> String {
         var hash = SHA256()
-        hash.update("overview map 1\n\(settings)\n")
+        hash.update("overview map 2\n\(settings)\n")
         return hash.finalize().hex
     }
 

@@ -142,6 +142,19 @@ public struct CanvasPalette: Sendable {
         return index
     }
 
+    /// Replaces each colour by the one at its index in `colors` (as many), keeping every pixel's
+    /// index: the overview fades a map's palette so, without touching its pixels. Two entries
+    /// may then hold one colour; a lookup finds the first.
+    public mutating func recolor(_ colors: [RGBAColor]) {
+        precondition(colors.count == self.colors.count, "one colour an entry")
+        table.removeAll()
+        self.colors = colors.map { RGBAColor(red: $0.red, green: $0.green, blue: $0.blue) }
+        for (index, color) in self.colors.enumerated() {
+            let key = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16
+            if table.find(key) == nil { table.insert(key, UInt8(index)) }
+        }
+    }
+
     /// The closest colour within `tolerance` (largest channel difference), if any.
     private func nearest(_ color: RGBAColor, within tolerance: Int) -> UInt8? {
         var best = -1, bestDistance = tolerance + 1
