@@ -37,11 +37,11 @@ public struct IndexedCanvas: Sendable {
         ranOutOfColors = false
     }
 
-    /// The palette index of an opaque colour, adding it when new; nil when the palette is full.
+    /// The palette index of an opaque colour, adding it when new; nil when the palette is full
+    /// (unless it `takesNearestWhenFull`).
     public mutating func index(of color: RGBAColor) -> UInt8? { palette.index(of: color) }
 
-    /// The image as an RGBA canvas (tests, tools, and a palette-drawn map that is drawn on in
-    /// RGBA: the overview's heat map over a vector map).
+    /// The image as an RGBA canvas (tests and tools).
     public func expanded() -> Canvas {
         var canvas = Canvas(width: width, height: height, fill: RGBAColor(red: 0, green: 0, blue: 0))
         // One word a pixel from a 256-entry table of the palette's colours as stored (R, G, B, A
