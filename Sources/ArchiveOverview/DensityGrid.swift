@@ -36,7 +36,8 @@ package struct DensityGrid: Sendable, Equatable {
 
     /// The largest count (0 for an empty grid).
     package var maximumCount: UInt32 {
-        // Over the buffer: `max()` through the array's iterator took several ms for a @2x picture.
+        // Over the buffer, not through the array's iterator: a tight loop over 5 million counts
+        // for a @2x picture, read for every picture drawn.
         counts.withUnsafeBufferPointer { counts in counts.reduce(0) { Swift.max($0, $1) } }
     }
 
