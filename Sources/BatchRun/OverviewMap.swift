@@ -51,22 +51,25 @@ package final class OverviewMap: OverviewBasemap {
         stamp = kept?.stamp ?? Self.stamp(of: settings)
     }
 
-    /// The stamp of `settings`: a digest of every value, the source whole. "map 1" stands for how
-    /// the overview fades a map (`DensityPainter+Map`); raise it when that changes.
+    /// The stamp of `settings`: a digest of every value, the source whole. "map 2" stands for how
+    /// the overview fades a map and reduces its colours (`DensityPainter+Map`; 2: in palette
+    /// space, a raster map quantized before its heat map); raise it when that changes.
     static func stamp(of settings: BasemapSettings) -> String {
         var hash = SHA256()
-        hash.update("overview map 1\n\(settings)\n")
+        hash.update("overview map 2\n\(settings)\n")
         return hash.finalize().hex
     }
 
     /// See `OverviewBasemap.draw`: a failed tile or a source that cannot be opened is a problem;
     /// tiles the source does not have are not.
-    package func draw(viewport: Viewport, latitudeDegrees: Double, labelScale: Double, heat: (inout Canvas) -> Void) -> OverviewMapPicture {
+    package func draw(
+        viewport: Viewport, latitudeDegrees: Double, labelScale: Double, mapColors: Int, heat: (inout IndexedCanvas) -> Void
+    ) -> OverviewMapPicture {
         let lent = borrow()
         defer { idle.withLock { $0.append(lent) } }
         let widthPoints = max(1, Int((Double(viewport.widthPixels) / labelScale).rounded()))
         let (canvas, report) = lent.backdrop.draw(
-            viewport: viewport, latitudeDegrees: latitudeDegrees, widthPoints: widthPoints, scale: labelScale, over: heat)
+            viewport: viewport, latitudeDegrees: latitudeDegrees, widthPoints: widthPoints, scale: labelScale, mapColors: mapColors, over: heat)
         // Tiles the source does not have (its coverage ends) or a view outside its zoom range
         // are what the map is, drawn again they would be the same; failed tiles are not.
         var problems = lent.openProblem.map { [$0] } ?? []

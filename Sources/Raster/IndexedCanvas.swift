@@ -37,11 +37,11 @@ public struct IndexedCanvas: Sendable {
         ranOutOfColors = false
     }
 
-    /// The palette index of an opaque colour, adding it when new; nil when the palette is full.
+    /// The palette index of an opaque colour, adding it when new; nil when the palette is full
+    /// (unless it `takesNearestWhenFull`).
     public mutating func index(of color: RGBAColor) -> UInt8? { palette.index(of: color) }
 
-    /// The image as an RGBA canvas (tests, tools, and a palette-drawn map that is drawn on in
-    /// RGBA: the overview's heat map over a vector map).
+    /// The image as an RGBA canvas (tests and tools).
     public func expanded() -> Canvas {
         var canvas = Canvas(width: width, height: height, fill: RGBAColor(red: 0, green: 0, blue: 0))
         // One word a pixel from a 256-entry table of the palette's colours as stored (R, G, B, A
@@ -76,6 +76,9 @@ public struct CanvasPalette: Sendable {
     /// How many colours there are.
     public var count: Int { colors.count }
 
+    /// An empty palette.
+    public init() {}
+
     /// How eagerly a new colour takes the index of a near one (see `mergeTolerance`).
     public enum Merging: Sendable {
         /// The first attempt at an image: 2, then 3 from 64 entries and 4 from 128.
@@ -86,10 +89,18 @@ public struct CanvasPalette: Sendable {
         case graded
         /// A vector map's last attempt: 8, then 12 from 128 entries and 16 from 192.
         case coarsest
+        /// The same tolerance whatever the count (0: only an identical colour shares an entry);
+        /// for a palette built from known colours (the overview's faded map, then its ramp).
+        case uniform(levels: Int)
     }
 
     /// How colours are merged. Default: `.fine`.
     public var merging = Merging.fine
+    /// Whether a colour that finds the palette full takes the index of the nearest colour
+    /// (largest channel difference) instead of failing. For what is drawn over a palette made
+    /// with room to spare (the overview's attribution over its map and heat colours), where a
+    /// shade off is better than no image. Default: false.
+    public var takesNearestWhenFull = false
 
     /// How far (in levels of 255, largest channel difference) a new colour may be from one
     /// already in the palette to take that one's index instead of a new entry (per `merging`).
@@ -110,29 +121,43 @@ public struct CanvasPalette: Sendable {
         case .coarse: paletteCount < 128 ? 4 : 6
         case .graded: paletteCount < 128 ? 4 : paletteCount < 192 ? 6 : paletteCount < 224 ? 12 : 16
         case .coarsest: paletteCount < 128 ? 8 : paletteCount < 192 ? 12 : 16
+        case .uniform(let levels): levels
         }
     }
 
     /// The index of an opaque colour: its own, or that of a colour within `mergeTolerance`, or a
-    /// new one; nil when all 256 are taken.
+    /// new one; when all 256 are taken, the nearest's with `takesNearestWhenFull`, else nil.
     public mutating func index(of color: RGBAColor) -> UInt8? {
         let key = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16
         if let index = table.find(key) { return index }
-        if let near = nearest(color) {
+        if let near = nearest(color, within: mergeTolerance(paletteCount: colors.count)) {
             // Remember the alias while the table stays sparse (at most 3/4 full).
             if table.count < 768 { table.insert(key, near) }
             return near
         }
-        guard colors.count < 256 else { return nil }
+        guard colors.count < 256 else { return takesNearestWhenFull ? nearest(color, within: 255) : nil }
         let index = UInt8(colors.count)
         colors.append(RGBAColor(red: color.red, green: color.green, blue: color.blue))
         table.insert(key, index)
         return index
     }
 
-    /// The closest colour within the merge tolerance (largest channel difference), if any.
-    private func nearest(_ color: RGBAColor) -> UInt8? {
-        var best = -1, bestDistance = mergeTolerance(paletteCount: colors.count) + 1
+    /// Replaces each colour by the one at its index in `colors` (as many), keeping every pixel's
+    /// index: the overview fades a map's palette so, without touching its pixels. Two entries
+    /// may then hold one colour; a lookup finds the first.
+    public mutating func recolor(_ colors: [RGBAColor]) {
+        precondition(colors.count == self.colors.count, "one colour an entry")
+        table.removeAll()
+        self.colors = colors.map { RGBAColor(red: $0.red, green: $0.green, blue: $0.blue) }
+        for (index, color) in self.colors.enumerated() {
+            let key = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16
+            if table.find(key) == nil { table.insert(key, UInt8(index)) }
+        }
+    }
+
+    /// The closest colour within `tolerance` (largest channel difference), if any.
+    private func nearest(_ color: RGBAColor, within tolerance: Int) -> UInt8? {
+        var best = -1, bestDistance = tolerance + 1
         for (index, entry) in colors.enumerated() {
             let distance = max(abs(Int(entry.red) - Int(color.red)), abs(Int(entry.green) - Int(color.green)), abs(Int(entry.blue) - Int(color.blue)))
             if distance < bestDistance {
@@ -143,9 +168,10 @@ public struct CanvasPalette: Sendable {
         return best >= 0 ? UInt8(best) : nil
     }
 
-    /// Forgets every colour (and goes back to fine merging).
+    /// Forgets every colour (and goes back to fine merging, failing when full).
     mutating func removeAll() {
         merging = .fine
+        takesNearestWhenFull = false
         colors.removeAll(keepingCapacity: true)
         table.removeAll()
     }

@@ -1,5 +1,6 @@
 import MapGeometry
 import MapTiles
+import PNGEncoding
 import Raster
 import VectorMap
 
@@ -41,14 +42,20 @@ package struct MapBackdrop {
         mapStyle = nil
     }
 
-    /// The map of `viewport` as an RGBA canvas: paper and grid, the basemap, then `over` (drawn
-    /// straight onto the map), then the attribution. `widthPoints` and `scale` (device pixels per
-    /// point) size the grid lines, the vector map's widths and the attribution's letters as in a
-    /// snapshot of that size. The report says what the map came to (tiles drawn, absent, failed,
-    /// the attribution drawn, problems).
+    /// The map of `viewport` as a palette image: paper and grid, the basemap, then `over` (drawn
+    /// straight onto the map's indices), then the attribution. `widthPoints` and `scale` (device
+    /// pixels per point) size the grid lines, the vector map's widths and the attribution's
+    /// letters as in a snapshot of that size. A map the palette cannot hold (raster tiles, or a
+    /// vector map of too many colours) is drawn in RGBA and reduced to `mapColors` colours
+    /// (`PaletteQuantizer`, its stated error). The attribution takes entries `over` left free,
+    /// then the nearest colours. The report says what the map came to (tiles drawn, absent,
+    /// failed, the attribution drawn, problems).
+    ///
+    /// The image is the backdrop's scratch canvas: drop it before the next `draw`, or that one
+    /// copies it (copy on write).
     package func draw(
-        viewport: Viewport, latitudeDegrees: Double, widthPoints: Int, scale: Double, over: (inout Canvas) -> Void
-    ) -> (canvas: Canvas, report: BasemapReport?) {
+        viewport: Viewport, latitudeDegrees: Double, widthPoints: Int, scale: Double, mapColors: Int, over: (inout IndexedCanvas) -> Void
+    ) -> (canvas: IndexedCanvas, report: BasemapReport?) {
         var options = RenderOptions()
         options.widthPoints = widthPoints
         options.heightPoints = max(1, Int((Double(viewport.heightPixels) / scale).rounded()))
@@ -62,21 +69,40 @@ package struct MapBackdrop {
         let above = SnapshotScene(layers: [.attribution(SnapshotScene.labelStyle(options))], frame: frame, options: options)
         var report: BasemapReport?
         tiles?.beginImage()
-        // A vector map is drawn as a snapshot's is, into palette indices (expanded for what is
-        // drawn over it), which is about three times faster than its RGBA drawing: `perf`, a
-        // vector run of 24 tracks spent 13% of its time on the overview's four map pictures in
-        // RGBA. A raster map, or a map of more colours than the palette holds, in RGBA.
-        var canvas: Canvas
-        if SnapshotPainter.paintPalette(below, scratch: scratch, report: &report) {
-            canvas = scratch.canvas.expanded()
-        } else {
-            canvas = Canvas(width: viewport.widthPixels, height: viewport.heightPixels, fill: style.grid.paper)
+        // A vector map is drawn as a snapshot's is, into palette indices, about three times
+        // faster than its RGBA drawing; what is drawn over it stays in indices too (no RGBA
+        // picture, no quantizer: `DensityPainter+Map`).
+        if !SnapshotPainter.paintPalette(below, scratch: scratch, report: &report) {
             report = nil
-            _ = below.draw(into: &canvas, scratch: scratch, report: &report)
+            let canvas = SnapshotPainter.paintRGBA(below, scratch: scratch, report: &report)
+            reduce(canvas, toColors: mapColors)
         }
-        over(&canvas)
-        _ = above.draw(into: &canvas, scratch: scratch, report: &report)
-        return (canvas, report)
+        over(&scratch.canvas)
+        scratch.canvas.palette.takesNearestWhenFull = true
+        _ = above.draw(into: &scratch.canvas, scratch: scratch, report: &report)
+        return (scratch.canvas, report)
+    }
+
+    /// Puts `canvas` into the scratch's palette canvas reduced to at most `colors` colours, and
+    /// keeps its memory for the next RGBA map.
+    private func reduce(_ canvas: Canvas, toColors colors: Int) {
+        scratch.canvas.reset(width: canvas.width, height: canvas.height)
+        scratch.quantizer.maximumColors = colors
+        let paletteRGB = scratch.quantizer.quantize(canvas, indices: &scratch.canvas.indices)
+        scratch.keepRGBA(canvas.pixels)
+        // Entries in the quantizer's order; two boxes whose means round to one colour share it.
+        scratch.canvas.palette.merging = .uniform(levels: 0)
+        var remap = [UInt8](repeating: 0, count: 256), identical = true
+        for entry in 0..<(paletteRGB.count / 3) {
+            let color = RGBAColor(red: paletteRGB[entry * 3], green: paletteRGB[entry * 3 + 1], blue: paletteRGB[entry * 3 + 2])
+            remap[entry] = scratch.canvas.index(of: color) ?? 0
+            identical = identical && Int(remap[entry]) == entry
+        }
+        guard !identical else { return }
+        let count = canvas.width * canvas.height
+        scratch.canvas.indices.withUnsafeMutableBufferPointer { indices in
+            for pixel in 0..<count { indices[pixel] = remap[Int(indices[pixel])] }
+        }
     }
 }
 

@@ -15,6 +15,8 @@ public final class RenderScratch {
     /// The route casing's mask where the route is drawn as two coverages (RGBA targets).
     var casing = CoverageMask(width: 1, height: 1)
     var encoder = PalettePNGEncoder()
+    /// Reduces an RGBA map under the overview's heat map to a palette (`MapBackdrop`).
+    var quantizer = PaletteQuantizer()
     /// The RGBA canvases' memory between images (raster maps and colour bands are drawn in RGBA),
     /// by byte count: each of a worker's few image sizes keeps its own, so a canvas is not
     /// zero-filled again whenever a larger size follows a smaller one (`perf`, a raster run: 1%).

@@ -38,7 +38,7 @@ enum OverviewMapBenchmark {
         let withNew = try recordIDs(store)
         let maps = (ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_MAPS"] ?? "").split(separator: ",").map(String.init)
         print("\nOverview over a map: \(tracks) generated tracks over Vaduz (release build; pictures drawn a core at a time)")
-        print("  map | cold | unchanged | one new track | pictures' bytes")
+        print("  map | cold (wall, CPU) | unchanged | one new track (wall, CPU of all threads) | pictures' bytes")
         for source in [nil] + maps.map(Optional.some) {
             try? FileManager.default.removeItem(atPath: store.stateDirectory + "/overview")
             try? FileManager.default.removeItem(atPath: store.root + "/overview")
@@ -52,10 +52,14 @@ enum OverviewMapBenchmark {
             }
             var listing: [String: OverviewPublisher.ListedTrack] = [:]
             for id in withNew { listing[id] = publisher.listedTrack(id) }
+            let coldCPUBefore = processCPUSeconds()
             let cold = try OverviewBenchmark.timed { _ = try publisher.refresh(listed: listed) { listing[$0] } }
+            let coldCPU = processCPUSeconds() - coldCPUBefore
             let unchanged = try OverviewBenchmark.timed { _ = try publisher.refresh(listed: listed) { listing[$0] } }
             var report: OverviewPublisher.Report?
+            let cpuBefore = processCPUSeconds()
             let added = try OverviewBenchmark.timed { report = try publisher.refresh(listed: withNew) { listing[$0] } }
+            let addedCPU = processCPUSeconds() - cpuBefore
             guard let report else { continue }
             var bytes = 0
             for name in try FileStore.listDirectory(store.root + "/overview") {
@@ -63,30 +67,54 @@ enum OverviewMapBenchmark {
             }
             let name = source.map { ($0 as NSString).lastPathComponent } ?? "none (grid)"
             print(
-                "  \(name) | \(format(cold, 2)) s | \(format(unchanged * 1000, 1)) ms | \(format(added, 3)) s (\(report.regionsUpdated) updated) | "
+                "  \(name) | \(format(cold, 2)) s, \(format(coldCPU, 2)) s CPU | \(format(unchanged * 1000, 1)) ms | \(format(added, 3)) s, \(format(addedCPU, 3)) s CPU (\(report.regionsUpdated) updated) | "
                     + "\(bytes / 1024) KB" + (report.basemapProblems.isEmpty ? "" : " (problems: \(report.basemapProblems))"))
             if let map = publisher.basemap { try phases(of: publisher, map: map) }
         }
     }
 
-    /// Where the time of the region's @2x picture goes: the map (paper, grid, tiles, attribution),
-    /// fading it and painting the counts, encoding.
+    /// Where the time of the region's @2x picture goes (CPU time of this thread): the map (paper,
+    /// grid, tiles, attribution), fading it and painting the counts, encoding.
     private static func phases(of publisher: OverviewPublisher, map: any OverviewBasemap) throws {
         let states = try FileStore.listDirectory(publisher.stateDirectory + "/regions").filter { !$0.contains(".") }
         guard let name = states.first, let region = RegionOverview(stateBytes: try FileStore.readFile(publisher.stateDirectory + "/regions/" + name))
         else { return }
         let viewport = region.frame.viewport(scale: region.scales[1])
-        var canvas: Canvas?
-        let drawn = try OverviewBenchmark.timed {
-            canvas = map.draw(viewport: viewport, latitudeDegrees: region.frame.latitudeDegrees, labelScale: 2) { _ in }.canvas
+        let mapColors = DensityPainter.mapColors()
+        var canvas: IndexedCanvas?
+        let drawn = threadCPUSeconds {
+            canvas = map.draw(viewport: viewport, latitudeDegrees: region.frame.latitudeDegrees, labelScale: 2, mapColors: mapColors) { _ in }.canvas
         }
         guard var canvas else { return }
-        let heat = try OverviewBenchmark.timed { DensityPainter.paintHeat(region.grids[1], over: &canvas) }
+        let colors = canvas.palette.count
+        var tolerance = 0
+        let heat = threadCPUSeconds { tolerance = DensityPainter.paintHeat(region.grids[1], over: &canvas) }
         var encoder = PalettePNGEncoder()
-        let encoded = try OverviewBenchmark.timed { _ = try encoder.encodeReducingColors(canvas) }
+        let encoded = try threadCPUSeconds { _ = try encoder.encode(canvas) }
         print(
-            "    its region's @2x picture (\(viewport.widthPixels)×\(viewport.heightPixels)): map \(format(drawn * 1000, 0)) ms, "
-                + "fade and counts \(format(heat * 1000, 0)) ms, palette PNG \(format(encoded * 1000, 0)) ms")
+            "    its region's @2x picture (\(viewport.widthPixels)×\(viewport.heightPixels)), CPU: map \(format(drawn * 1000, 0)) ms "
+                + "(\(colors) colours), fade and counts \(format(heat * 1000, 0)) ms (merge tolerance \(tolerance)), palette PNG \(format(encoded * 1000, 0)) ms"
+        )
+    }
+
+    /// CPU seconds of every thread of the process so far.
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// CPU seconds this thread spends in `body`.
+    private static func threadCPUSeconds(_ body: () throws -> Void) rethrows -> Double {
+        func now() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let start = now()
+        try body()
+        return now() - start
     }
 
     private static func recordIDs(_ store: ThumbnailStore) throws -> Set<String> {

@@ -50,12 +50,16 @@ import TrackSynthesis
             return configuration.makeOverviewMap(settings)
         }
 
-        /// The @1x picture over `settings`' map.
-        func picture(_ settings: BasemapSettings) -> OverviewMapPicture {
+        /// The @1x picture over `settings`' map, and the fade's merge tolerance.
+        func picture(_ settings: BasemapSettings) -> (canvas: Canvas, problems: [String], tolerance: Int) {
             let viewport = region.frame.viewport(scale: 1)
-            return map(settings).draw(viewport: viewport, latitudeDegrees: region.frame.latitudeDegrees, labelScale: 1) { canvas in
-                DensityPainter.paintHeat(region.grids[0], over: &canvas)
+            var tolerance = -1
+            let picture = map(settings).draw(
+                viewport: viewport, latitudeDegrees: region.frame.latitudeDegrees, labelScale: 1, mapColors: DensityPainter.mapColors()
+            ) { canvas in
+                tolerance = DensityPainter.paintHeat(region.grids[0], over: &canvas)
             }
+            return (picture.canvas.expanded(), picture.problems, tolerance)
         }
     }
 
@@ -64,6 +68,8 @@ import TrackSynthesis
         defer { try? FileManager.default.removeItem(atPath: scene.root) }
         let picture = scene.picture(scene.settings)
         #expect(picture.problems.isEmpty, "\(picture.problems)")
+        // Raster tiles are reduced to the map's share of the palette first: their fade fits it exactly.
+        #expect(picture.tolerance == 0)
         let canvas = picture.canvas, grid = scene.region.grids[0]
         let ramp = DensityRamp(), colors = ramp.palette()
         // The attribution's corner (bottom right) is left out of the per-pixel checks.
@@ -154,7 +160,7 @@ import TrackSynthesis
         let map = configuration.makeOverviewMap(withheld.settings, kept: withheld)
         #expect(map.stamp == scene.map(secret).stamp)
         let viewport = scene.region.frame.viewport(scale: 1)
-        let picture = map.draw(viewport: viewport, latitudeDegrees: scene.region.frame.latitudeDegrees, labelScale: 1) { _ in }
+        let picture = map.draw(viewport: viewport, latitudeDegrees: scene.region.frame.latitudeDegrees, labelScale: 1, mapColors: 192) { _ in }
         #expect(picture.problems.count == 1 && picture.problems[0].contains("--basemap"), "\(picture.problems)")
 
         // A kept map that cannot be read is an error naming the file, not "no map".

@@ -18,9 +18,12 @@ import TileSources
         var stamp: String { "golden" }
         var readsOverNetwork: Bool { false }
 
-        func draw(viewport: Viewport, latitudeDegrees: Double, labelScale: Double, heat: (inout Canvas) -> Void) -> OverviewMapPicture {
+        func draw(
+            viewport: Viewport, latitudeDegrees: Double, labelScale: Double, mapColors: Int, heat: (inout IndexedCanvas) -> Void
+        ) -> OverviewMapPicture {
             let widthPoints = Int((Double(viewport.widthPixels) / labelScale).rounded())
-            let drawn = backdrop.draw(viewport: viewport, latitudeDegrees: latitudeDegrees, widthPoints: widthPoints, scale: labelScale, over: heat)
+            let drawn = backdrop.draw(
+                viewport: viewport, latitudeDegrees: latitudeDegrees, widthPoints: widthPoints, scale: labelScale, mapColors: mapColors, over: heat)
             return OverviewMapPicture(canvas: drawn.canvas, problems: drawn.report?.problems ?? [])
         }
 
