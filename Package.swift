@@ -105,7 +105,7 @@ let package = Package(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
-                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles", "ArchiveOverview", "PNGEncoding", "Raster",
+                "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles", "ArchiveOverview", "PNGEncoding", "Raster", "MapGeometry",
             ]),
 
         .testTarget(
