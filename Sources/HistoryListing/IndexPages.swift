@@ -59,10 +59,17 @@ struct IndexPages {
     static func fileName(page number: Int) -> String { "page-\(number).html" }
 
     /// The numbered page that holds item `index` (newest-first position).
-    func page(ofItem index: Int) -> Int { (count - 1 - index) / pageSize + 1 }
+    func page(ofItem index: Int) -> Int { Self.page(ofItem: index, count: count, pageSize: pageSize) }
 
     /// The newest-first positions page `number` holds.
-    func range(ofPage number: Int) -> Range<Int> {
+    func range(ofPage number: Int) -> Range<Int> { Self.range(ofPage: number, count: count, pageSize: pageSize) }
+
+    /// The numbered page (1 = oldest) holding newest-first position `index` of `count` items
+    /// paged `pageSize` a page: the index's and a region's (`RegionPages`) numbering.
+    static func page(ofItem index: Int, count: Int, pageSize: Int) -> Int { (count - 1 - index) / pageSize + 1 }
+
+    /// The newest-first positions numbered page `number` holds of `count` items, `pageSize` a page.
+    static func range(ofPage number: Int, count: Int, pageSize: Int) -> Range<Int> {
         (count - min(number * pageSize, count))..<(count - (number - 1) * pageSize)
     }
 
@@ -94,14 +101,8 @@ struct IndexPages {
             "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(total)</span> "
             + "<a href=\"overview.html\">Overview</a></header>\n"
         let shown = 0..<min(pageSize, count)
-        var pager = ""
-        if count > pageSize {
-            // The newest page not wholly shown here: its newest cards may repeat the last ones above.
-            let older = page(ofItem: shown.upperBound)
-            pager =
-                "<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"\(Self.fileName(page: older))\">Older →</a>"
-                + (older > 1 ? "<a href=\"\(Self.fileName(page: 1))\">Oldest</a>" : "") + "</nav>\n"
-        }
+        // The newest page not wholly shown here: its newest cards may repeat the last ones above.
+        let pager = count > pageSize ? Self.newestPager(older: page(ofItem: shown.upperBound), fileName: Self.fileName(page:)) : ""
         return document(title: "TrackSnap", header: header, navigation: Array(monthNavigation().utf8), range: shown, pager: pager)
     }
 
@@ -175,6 +176,13 @@ struct IndexPages {
     /// change every page whenever a page is added.
     private func pager(_ number: Int) -> String {
         Self.pager(number, pageCount: pageCount, newest: "index.html", fileName: Self.fileName(page:))
+    }
+
+    /// The way from the page of the newest items to the numbered pages: the page `older` (the
+    /// newest one not wholly shown there) and the oldest.
+    static func newestPager(older: Int, fileName: (Int) -> String) -> String {
+        "<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"\(fileName(older))\">Older →</a>"
+            + (older > 1 ? "<a href=\"\(fileName(1))\">Oldest</a>" : "") + "</nav>\n"
     }
 
     /// The pager of numbered page `number` of `pageCount` (1 = oldest) whose files `fileName`

@@ -83,12 +83,11 @@ extension OverviewPublisher {
         // The numbered pages first: the front page links them.
         for number in Array(1..<pages.pageCount + 1) + [0] {
             let name = number == 0 ? pages.frontPage : pages.fileName(page: number)
-            let key = number == 0 ? stem : stem + ".\(number)"
-            let digest = pages.digest(ofPage: number)
+            let pageDigest = pages.digest(ofPage: number)
             work.regionPages.insert(name)
-            if work.regionIndex.pages[key] != digest || !FileStore.exists(store.root + "/" + name) {
+            if work.regionIndex.pages[name] != pageDigest || !FileStore.exists(store.root + "/" + name) {
                 try FileStore.writeAtomically(pages.html(ofPage: number), to: store.root + "/" + name)
-                work.regionIndex.pages[key] = digest
+                work.regionIndex.pages[name] = pageDigest
             }
         }
         work.regionIndex.regions[stem] = OverviewRegionIndex.Summary(

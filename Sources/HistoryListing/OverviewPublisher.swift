@@ -55,15 +55,6 @@ package struct OverviewPublisher {
     /// as on an index page (`ListingBuilder.pageSize`, which a listing hands on).
     package var cardsPerPage = 60
 
-    /// The file of the region page kept under `key` in the region index: `<stem>` for the front
-    /// page, `<stem>.<n>` for numbered page n.
-    static func regionPageName(_ key: String) -> String {
-        guard let dot = key.firstIndex(of: "."), let number = Int(key[key.index(after: dot)...]) else {
-            return OverviewPage.regionPagePath(stem: key)
-        }
-        return RegionPages.fileName(stem: String(key[..<dot]), page: number)
-    }
-
     /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key);
     /// a named region's is its slug (`NamedRegion.slug`).
     package static func fileStem(_ regionID: String) -> String { String(regionID.prefix(16)) }
@@ -183,7 +174,7 @@ package struct OverviewPublisher {
         var regionIndex = work.regionIndex
         for stem in regionIndex.entries.keys where !live.contains(stem) { regionIndex.entries[stem] = nil }
         for stem in regionIndex.regions.keys where !live.contains(stem) { regionIndex.regions[stem] = nil }
-        for key in regionIndex.pages.keys where !work.regionPages.contains(Self.regionPageName(key)) { regionIndex.pages[key] = nil }
+        for name in regionIndex.pages.keys where !work.regionPages.contains(name) { regionIndex.pages[name] = nil }
         try removeStale(livePictures: live, liveRegionPages: work.regionPages, years: years, options: options)
         // One batch, the stamp last: a refresh killed before it does the work again.
         var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]

@@ -9,7 +9,7 @@ import MapGeometry
 /// as it is, without reading its counts (tens of megabytes for a busy city). One line a picture:
 /// `stem \t digest \t tracks \t distance_m \t width_pt \t height_pt \t minX \t minY \t maxX \t maxY \t scales \t thumbnail scales`
 /// (Mercator edges and scales as the bit patterns of their doubles, so they read back exactly);
-/// one line `page \t stem \t digest` per region page, the digest of what it was written from
+/// one line `page \t file \t digest` per region page (its file name under Output/), the digest of what it was written from
 /// (`OverviewPublisher`), so that a page whose tracks did not change is not written again; and one
 /// line `region \t stem \t digest \t years \t one year \t numbered pages \t cards a page \t year links`
 /// per region (`Summary`), so that a refresh that only adds tracks elsewhere shows the region
@@ -38,7 +38,7 @@ struct OverviewRegionIndex {
 
     /// Entries by picture stem.
     var entries: [String: Entry] = [:]
-    /// The digest each region page was written from, by region stem (`<stem>.<n>`: numbered page n).
+    /// The digest each region page was written from, by its file name under Output/ (`RegionPages`).
     var pages: [String: String] = [:]
     /// Each region's summary, by region stem.
     var regions: [String: Summary] = [:]

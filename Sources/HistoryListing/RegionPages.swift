@@ -26,7 +26,8 @@ struct RegionPages {
         self.perPage = perPage
         var links: [Int: String] = [:]
         for (index, entry) in cards.enumerated() where links[entry.card.year] == nil {
-            let page = index < perPage ? region.page : Self.fileName(stem: region.picture.stem, page: (cards.count - 1 - index) / perPage + 1)
+            let number = IndexPages.page(ofItem: index, count: cards.count, pageSize: perPage)
+            let page = index < perPage ? region.page : Self.fileName(stem: region.picture.stem, page: number)
             links[entry.card.year] = page + "#y-\(entry.card.year)"
         }
         yearLinks = links
@@ -46,10 +47,10 @@ struct RegionPages {
     func fileName(page number: Int) -> String { Self.fileName(stem: region.picture.stem, page: number) }
 
     /// The numbered page holding the card at newest-first position `index`.
-    func page(ofCard index: Int) -> Int { (cards.count - 1 - index) / perPage + 1 }
+    func page(ofCard index: Int) -> Int { IndexPages.page(ofItem: index, count: cards.count, pageSize: perPage) }
 
     /// The newest-first positions numbered page `number` holds.
-    func range(ofPage number: Int) -> Range<Int> { (cards.count - min(number * perPage, cards.count))..<(cards.count - (number - 1) * perPage) }
+    func range(ofPage number: Int) -> Range<Int> { IndexPages.range(ofPage: number, count: cards.count, pageSize: perPage) }
 
     /// The digest of what page `number` (0: the front page) is made of: changes when its bytes do.
     func digest(ofPage number: Int) -> String {
@@ -110,10 +111,7 @@ struct RegionPages {
 
     /// The front page's way to the older pages: the page of its first card not shown, and the oldest.
     private var frontPager: String {
-        guard pageCount > 0 else { return "" }
-        let older = page(ofCard: perPage)
-        return "<nav class=\"pager\" aria-label=\"Pages\"><a rel=\"next\" href=\"\(fileName(page: older))\">Older →</a>"
-            + (older > 1 ? "<a href=\"\(fileName(page: 1))\">Oldest</a>" : "") + "</nav>\n"
+        pageCount > 0 ? IndexPages.newestPager(older: page(ofCard: perPage), fileName: fileName(page:)) : ""
     }
 
     private func pager(_ number: Int) -> String {
