@@ -24,21 +24,27 @@ package enum RegionGrouping {
         // Each open region: a track in it (its set) and the union of its grown extents.
         var open: [(member: Int, rect: MapRect)] = []
         var closed: [(member: Int, rect: MapRect)] = []
-        let order = grown.indices.sorted { grown[$0].minX < grown[$1].minX || (grown[$0].minX == grown[$1].minX && $0 < $1) }
-        for index in order {
+        // Sorted as (west edge, index) pairs, and the open regions kept in place: 100,000 tracks
+        // made 100,000 closures' lookups and three fresh arrays each.
+        var order = grown.indices.map { (west: grown[$0].minX, index: $0) }
+        order.sort { $0.west < $1.west || ($0.west == $1.west && $0.index < $1.index) }
+        for (west, index) in order {
             var rect = grown[index]
-            closed += open.filter { $0.rect.maxX < rect.minX }
-            open.removeAll { $0.rect.maxX < rect.minX }
-            var kept: [(member: Int, rect: MapRect)] = []
-            for region in open {
-                if overlaps(region.rect, rect) {
+            var kept = 0
+            for position in open.indices {
+                let region = open[position]
+                if region.rect.maxX < west {
+                    closed.append(region)
+                } else if overlaps(region.rect, rect) {
                     sets.union(index, region.member)
                     rect = union(rect, region.rect)
                 } else {
-                    kept.append(region)
+                    open[kept] = region
+                    kept += 1
                 }
             }
-            open = kept + [(index, rect)]
+            open.removeLast(open.count - kept)
+            open.append((index, rect))
         }
         var regions = closed + open
         // Regions that grew into each other after they were compared.

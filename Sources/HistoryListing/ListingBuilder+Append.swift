@@ -191,25 +191,20 @@ extension ListingBuilder {
     private func refreshOverview(
         _ order: ListingOrder, added: [NewTrack], cache: MappedFile, inputStamp: String, years: Set<Int>
     ) throws(FileError) -> OverviewPublisher.Report {
-        var listed: Set<String> = []
-        listed.reserveCapacity(order.count + added.count)
-        for position in 0..<order.count { listed.insert(order.keyHex(position)) }
+        var listed = order.trackKeys()
         var newEntries: [String: ListingCache.Entry] = [:]
         for track in added {
             newEntries[track.key] = track.entry
-            listed.insert(track.key)
+            if let key = TrackKey(hex: track.key) { listed.append(key) }
         }
-        var positions: [String: Int]?
+        var positions: ListingOrder.KeyPositions?
         // The short way's conditions (no track redrawn, renamed or gone) keep every listed card.
-        return try overviewPublisher.refresh(listed: listed, inputStamp: inputStamp, years: years, cardsUnchanged: true) { id in
+        return try overviewPublisher.refresh(
+            listedKeys: listed, inputStamp: inputStamp, years: years, cardsUnchanged: true, added: added.compactMap { TrackKey(hex: $0.key) }
+        ) { id in
             if let entry = newEntries[id] { return Self.overviewTrack(entry) }
-            if positions == nil {
-                var made: [String: Int] = [:]
-                made.reserveCapacity(order.count)
-                for position in 0..<order.count { made[order.keyHex(position)] = position }
-                positions = made
-            }
-            return positions?[id].flatMap { order.overviewTrack($0, cache: cache.bytes) }
+            if positions == nil { positions = order.keyPositions() }
+            return positions.flatMap { order.position(of: id, in: $0) }.flatMap { order.overviewTrack($0, cache: cache) }
         }
     }
 

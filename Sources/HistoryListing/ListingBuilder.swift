@@ -335,7 +335,8 @@ package struct ListingBuilder: Sendable {
 
     /// What the overview's pages show of a listed track (`OverviewPublisher.ListedTrack`).
     static func overviewTrack(_ entry: ListingCache.Entry) -> OverviewPublisher.ListedTrack {
-        OverviewPublisher.ListedTrack(year: Int(entry.month.prefix(4)) ?? 0, sortTime: entry.sortTime, card: entry.card, digest: entry.digest)
+        OverviewPublisher.ListedTrack(
+            year: Int(entry.month.prefix(4)) ?? 0, sortTime: entry.sortTime, card: OverviewPublisher.CardBytes(entry.card), digest: entry.digest)
     }
 
     /// The stamp of what every page depends on besides the tracks: settings, template, page size.

@@ -63,19 +63,37 @@ struct ListingOrder {
     /// its card cut from its line in the per-track cache file `cache` (the line's last field)
     /// without parsing the line: the overview asks for every listed track. Nil when the line is
     /// not there.
-    func overviewTrack(_ index: Int, cache: UnsafeBufferPointer<UInt8>) -> OverviewPublisher.ListedTrack? {
-        bytes.withUnsafeBytes { raw in
+    func overviewTrack(_ index: Int, cache file: MappedFile) -> OverviewPublisher.ListedTrack? {
+        let cache = file.bytes
+        return bytes.withUnsafeBytes { raw in
             let base = Self.magic.count + index * Self.recordBytes
             func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + offset, as: UInt64.self)) }
             let start = Int(word(48))
             let end = start + Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 56, as: UInt32.self)))
             let cardStart = end - 1 - Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 60, as: UInt32.self)))
-            guard start < cardStart, end <= cache.count, cache[end - 1] == 0x0A, cache[cardStart - 1] == 0x09 else { return nil }
-            // As `ListingBuilder.overviewTrack` reads it (months are ASCII: `ListingFormat.LocalTime.monthKey`).
-            let year = Int(String(decoding: raw[(base + 64)..<(base + 68)].prefix { $0 != 0 }, as: UTF8.self)) ?? 0
+            // The bounds only: the bytes around the card (its tab and newline) are checked when it
+            // is copied into a page (`CardBytes`), so asking for 40,000 cards touches no page of
+            // the 250 MB cache.
+            guard start < cardStart, end <= cache.count else { return nil }
+            // As `ListingBuilder.overviewTrack` reads it (months are ASCII: `ListingFormat.LocalTime.monthKey`),
+            // without making a string of each of 40,000.
+            var year = 0
+            for byte in raw[(base + 64)..<(base + 68)] {
+                guard (0x30...0x39).contains(byte) else {
+                    year = byte == 0 ? year : 0
+                    break
+                }
+                year = year * 10 + Int(byte - 0x30)
+            }
             return OverviewPublisher.ListedTrack(
-                year: year, sortTime: Double(bitPattern: word(32)), card: ArraySlice(cache[cardStart..<(end - 1)]), digest: word(40))
+                year: year, sortTime: Double(bitPattern: word(32)), card: OverviewPublisher.CardBytes(file, range: cardStart..<(end - 1)),
+                digest: word(40))
         }
+    }
+
+    /// Every record's key, in the order's order.
+    func trackKeys() -> [TrackKey] {
+        bytes.withUnsafeBytes { raw in (0..<count).map { TrackKey(raw, at: Self.magic.count + $0 * Self.recordBytes) } }
     }
 
     /// The track id of record `index`.
@@ -83,6 +101,42 @@ struct ListingOrder {
         bytes.withUnsafeBytes { raw in
             let base = Self.magic.count + index * Self.recordBytes
             return CacheKeyBytes.hex(raw[base..<(base + 32)])
+        }
+    }
+
+    /// Where each key's record is, for looking many up: by the key's first 8 bytes, the whole key
+    /// compared on a hit. Made from the records' bytes without a string for any of 100,000 keys
+    /// (a dictionary by hex id was a tenth of a second of the short refresh).
+    struct KeyPositions {
+        fileprivate var byLead: [UInt64: Int] = [:]
+        /// Further records whose first 8 bytes another record has (none among distinct SHA-256 keys in practice).
+        fileprivate var sharingLead: [UInt64: [Int]] = [:]
+    }
+
+    /// The positions of every record's key.
+    func keyPositions() -> KeyPositions {
+        var positions = KeyPositions()
+        positions.byLead.reserveCapacity(count)
+        bytes.withUnsafeBytes { raw in
+            for index in 0..<count {
+                let lead = raw.loadUnaligned(fromByteOffset: Self.magic.count + index * Self.recordBytes, as: UInt64.self)
+                if positions.byLead[lead] == nil {
+                    positions.byLead[lead] = index
+                } else {
+                    positions.sharingLead[lead, default: []].append(index)
+                }
+            }
+        }
+        return positions
+    }
+
+    /// The position of the record of `key` (64 hex digits); nil when none holds it.
+    func position(of key: String, in positions: KeyPositions) -> Int? {
+        guard let wanted = TrackKey(hex: key), let first = positions.byLead[wanted.words.0.bigEndian] else { return nil }
+        return bytes.withUnsafeBytes { raw in
+            func holds(_ index: Int) -> Bool { TrackKey(raw, at: Self.magic.count + index * Self.recordBytes) == wanted }
+            if holds(first) { return first }
+            return positions.sharingLead[wanted.words.0.bigEndian]?.first(where: holds)
         }
     }
 

@@ -9,7 +9,7 @@ extension OverviewPage {
         /// The year of the listing month it is filed under.
         var year: Int
         /// The card's bytes.
-        var card: ArraySlice<UInt8>
+        var card: OverviewPublisher.CardBytes
     }
 
     /// `overview-<year>.html`: the regions' pictures of `year`, in the order of `regions`;

@@ -185,8 +185,16 @@ extension OverviewPublisher {
     /// they were drawn under (`keptDigest`) is not the job's: another map, or one not whole.
     func drawPicture(_ job: PictureJob, keptDigest: String?, records: SharedRecords) throws(FileError) -> DrawnPicture {
         let statePath = regionsDirectory + "/" + job.shape.stem
+        let journal = CountsJournal(path: journalDirectory + "/" + job.shape.stem)
         let imagePaths = imagePaths(job.shape)
-        let previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
+        var previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
+        let journaled = previous == nil ? [] : journal.ids()
+        // Taken out of the optional before it is changed: a copy of a city's counts is megabytes.
+        if !journaled.isEmpty, let kept = previous.take() {
+            previous = CountsJournal.replay(journaled, onto: kept) { records.route($0) }
+        }
+        // The tracks the counts get (the journal's next lines), found before `update` takes them.
+        let added = previous.map { kept in job.plan.members.filter { !kept.members.contains($0) } } ?? []
         let (region, update) = OverviewAtlas.update(previous, to: job.plan, scales: job.shape.allScales) { records.route($0) }
         // Drawn over another map (or over the grid) when the kept digest differs and a map is
         // involved now or was then; without a map the counts alone decide the pixels.
@@ -210,7 +218,12 @@ extension OverviewPublisher {
                 }
             }
             try FileStore.writeAtomically(files)
-            try FileStore.writeAtomically(region.stateBytes(), to: statePath, permissions: 0o600)
+            if case .incremental(_, removed: 0) = update, !added.isEmpty, journaled.count + added.count <= journalLimit {
+                try journal.append(added)
+            } else {
+                try FileStore.writeAtomically(region.stateBytes(), to: statePath, permissions: 0o600)
+                try journal.remove()
+            }
         }
         var picture = job.shape
         picture.trackCount = region.trackCount
@@ -247,6 +260,7 @@ extension OverviewPublisher {
                 try FileStore.remove(root + OverviewPage.imagePath(stem: name, scale: scale, thumbnail: true))
             }
             try FileStore.remove(regionsDirectory + "/" + name)
+            try FileStore.remove(journalDirectory + "/" + name)
         }
         // By name, not by the kept counts: a page a killed refresh left is removed all the same.
         for name in try FileStore.listDirectory(store.root) where name.hasSuffix(".html") {

@@ -46,6 +46,8 @@ package struct OverviewPublisher {
     /// Where the overview keeps its state (`Output/.tracksnap/overview`).
     package var stateDirectory: String { store.stateDirectory + "/overview" }
     var regionsDirectory: String { stateDirectory + "/regions" }
+    /// The tracks added to each picture's counts since they were written whole (`CountsJournal`).
+    var journalDirectory: String { stateDirectory + "/added" }
     private var stampPath: String { stateDirectory + "/stamp" }
     private var catalogPath: String { stateDirectory + "/tracks" }
     private var regionIndexPath: String { stateDirectory + "/regions.index" }
@@ -54,6 +56,12 @@ package struct OverviewPublisher {
     /// Cards on a region's page and on each of its numbered pages (`RegionPages`). Default: 60,
     /// as on an index page (`ListingBuilder.pageSize`, which a listing hands on).
     package var cardsPerPage = 60
+
+    /// Tracks a picture's counts journal holds before the counts are written whole
+    /// (`CountsJournal`): replaying them reads as many records (tens of microseconds each), so
+    /// 128 keep the load within a few milliseconds while a busy city's counts (megabytes) are
+    /// written once every 128 new tracks instead of for each. Default: 128.
+    package var journalLimit = 128
 
     /// A region's file stem: the first 16 hex digits of its id (its oldest track's cache key);
     /// a named region's is its slug (`NamedRegion.slug`).
@@ -80,15 +88,48 @@ package struct OverviewPublisher {
     /// What the overview's pages need of a listed track from the listing: the year it is filed
     /// under (its listing month's), its sort time and card for the region's page, and the digest
     /// of what the card is made of (`ListingCache.Entry`).
-    package struct ListedTrack: Sendable {
+    package struct ListedTrack {
         /// The year of the listing month the track is filed under.
         package var year: Int
         /// The time the listing sorts by.
         package var sortTime: Double
         /// The track's card on the index pages.
-        package var card: ArraySlice<UInt8>
+        package var card: CardBytes
         /// Changes when the card does.
         package var digest: UInt64
+    }
+
+    /// A card's bytes: held, or a range of a mapped file (the listing's cache) copied only when a
+    /// page that shows the card is written. A busy city's 40,000 cards are asked for at each
+    /// refresh and a few dozen of them written: copying each was 40 MB moved for nothing.
+    package struct CardBytes {
+        private let held: ArraySlice<UInt8>
+        private let file: MappedFile?
+        private let range: Range<Int>
+
+        /// Bytes held.
+        package init(_ bytes: ArraySlice<UInt8>) {
+            held = bytes
+            file = nil
+            range = 0..<0
+        }
+
+        /// The bytes at `range` of `file` (kept mapped while the card is): a cache line's last
+        /// field, which a tab precedes and a newline ends; a range that is not one gives no bytes.
+        package init(_ file: MappedFile, range: Range<Int>) {
+            held = []
+            self.file = file
+            self.range = range
+        }
+
+        /// Appends the card's bytes to `out`.
+        func append(to out: inout [UInt8]) {
+            guard let file else { return out += held }
+            let bytes = file.bytes
+            guard range.lowerBound > 0, range.upperBound < bytes.count, bytes[range.lowerBound - 1] == 0x09, bytes[range.upperBound] == 0x0A
+            else { return }
+            out.append(contentsOf: bytes[range])
+        }
     }
 
     /// What the listing would show of the track of `record` filed as a job named after its id
@@ -98,7 +139,8 @@ package struct OverviewPublisher {
         let track = ListingTrack(record: record, source: id + ".gpx", jobs: [id + ".gpx"], fileTime: 0)
         let fragments = TrackFragments(track)
         return ListedTrack(
-            year: Int(track.month.prefix(4)) ?? 0, sortTime: track.sortTime, card: fragments.card[...], digest: ListingCache.digest(fragments.json))
+            year: Int(track.month.prefix(4)) ?? 0, sortTime: track.sortTime, card: CardBytes(fragments.card[...]),
+            digest: ListingCache.digest(fragments.json))
     }
 
     /// Brings the overview to the tracks `listed` (their cache keys; a key whose record is not
@@ -111,6 +153,9 @@ package struct OverviewPublisher {
     /// done, and then for the members of the regions. `cardsUnchanged`: every track listed at the
     /// last complete refresh still shows the same card and year (a listing that only added
     /// tracks), so the regions those tracks alone make are shown as kept without asking `listing`.
+    /// `added`, with `cardsUnchanged`: the listed tracks the last complete refresh did not list
+    /// (some may be known all the same); when the catalog then holds as many tracks as `listed`,
+    /// it holds exactly them, and `listed` is not compared with it key by key.
     ///
     /// The order of writing makes every link point at a file already there: a region's pictures
     /// (every year's, then each year's) and counts, then its page; the year pages; then
@@ -118,13 +163,28 @@ package struct OverviewPublisher {
     /// pages link before, and the index pages that link the overview after.
     package func refresh(
         listed: Set<String>, inputStamp: String? = nil, years knownYears: Set<Int>? = nil, cardsUnchanged: Bool = false,
-        listing: (String) -> ListedTrack?
+        added: [String]? = nil, listing: (String) -> ListedTrack?
     ) throws(FileError) -> Report {
-        try FileStore.createDirectories([store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory])
+        let keys = listed.compactMap(TrackKey.init(hex:))
+        return try refresh(
+            listedKeys: keys, allCacheKeys: keys.count == listed.count, inputStamp: inputStamp, years: knownYears, cardsUnchanged: cardsUnchanged,
+            added: added?.compactMap(TrackKey.init(hex:)), listing: listing)
+    }
+
+    /// `refresh(listed:…)` given the listed tracks' keys (each once), as the listing keeps them:
+    /// 100,000 ids are not made into strings and parsed back. `allCacheKeys` false: some listed
+    /// id was not a cache key (it has no record, so the refresh is not complete).
+    func refresh(
+        listedKeys: [TrackKey], allCacheKeys: Bool = true, inputStamp: String? = nil, years knownYears: Set<Int>? = nil,
+        cardsUnchanged: Bool = false, added: [TrackKey]? = nil, listing: (String) -> ListedTrack?
+    ) throws(FileError) -> Report {
+        try FileStore.createDirectories([
+            store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory, journalDirectory,
+        ])
         let keptNamed = keptNamedRegions()
         var options = self.options
         options.namedRegions = namedRegions ?? keptNamed
-        let stamp = Self.stampText(listed, inputStamp: inputStamp, options: options, basemapStamp: basemap?.stamp)
+        let stamp = Self.stampText(listedKeys, inputStamp: inputStamp, options: options, basemapStamp: basemap?.stamp)
         let kept = (try? FileStore.readFile(stampPath, maximumBytes: 1 << 16)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let keptLines = kept.split(separator: "\n", omittingEmptySubsequences: false)
         if keptLines.first.map(String.init) == stamp, let states = try? FileStore.listDirectory(regionsDirectory),
@@ -136,24 +196,49 @@ package struct OverviewPublisher {
         work.cardsUnchanged = cardsUnchanged
         work.records.use(store)
         var catalog = OverviewCatalog.load(catalogPath)
-        var complete = true, catalogRemoved = false
-        var catalogAdded: [String] = []
-        for id in listed where catalog.entries[id] == nil {
-            if let record = work.records.record(id) {
-                catalog.entries[id] = OverviewCatalog.Entry(record)
-                catalogAdded.append(id)
-            } else {
-                complete = false
+        var complete = true
+        var catalogAdded: [TrackKey] = []
+        var pending: [(TrackKey, OverviewCatalog.Entry)] = []
+        // Reads the records of `keys` the catalog lacks and adds their entries (`complete` false
+        // when one cannot be read: it is added by a later refresh).
+        func add(_ keys: [TrackKey]) {
+            for key in keys where !catalog.contains(key) {
+                if let record = work.records.record(key.hex) {
+                    catalogAdded.append(key)
+                    pending.append((key, OverviewCatalog.Entry(record)))
+                } else {
+                    complete = false
+                }
+            }
+            for (key, entry) in pending { catalog.insert(key, entry) }
+            pending = []
+            catalog.settle()
+        }
+        // Only tracks added (the caller's word): when the catalog then has the listing's count and
+        // set digest, it is the listing, and the listing's 100,000 keys are not sorted against it.
+        // The digest, not the word alone: a refresh killed after saving the catalog can leave
+        // a track in it that is gone from the listing by the next.
+        if cardsUnchanged, let added { add(added) }
+        // An id that is not a cache key has no record: never listed whole.
+        if !allCacheKeys { complete = false }
+        let same = cardsUnchanged && added != nil && catalog.count == listedKeys.count && catalog.setDigest == OverviewCatalog.setDigest(listedKeys)
+        var catalogRemoved = false
+        if !same {
+            let wanted = listedKeys.sorted()
+            add(wanted)
+            catalogRemoved = catalog.removeAll { key in
+                var low = 0, high = wanted.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if wanted[middle] < key { low = middle + 1 } else { high = middle }
+                }
+                return low < wanted.count && wanted[low] == key
             }
         }
-        for id in catalog.entries.keys where !listed.contains(id) {
-            catalog.entries[id] = nil
-            catalogRemoved = true
-        }
-        work.report.tracksWithoutRoute = catalog.entries.values.reduce(0) { $0 + ($1.hasRoute ? 0 : 1) }
+        work.report.tracksWithoutRoute = catalog.tracksWithoutRoute
         let extents = catalog.routedInIDOrder().compactMap { id, entry in TrackExtent(id: id, bboxDegrees: entry.bbox, startTime: entry.startTime) }
         var shown: [OverviewPage.Region] = []
-        let years = knownYears ?? Set(listed.compactMap { listing($0)?.year })
+        let years = knownYears ?? Set(listedKeys.compactMap { listing($0.hex)?.year })
         for plan in OverviewAtlas.plan(extents, options: options) {
             shown.append(try publishRegion(plan, options: options, listing: listing, work: &work))
         }
@@ -192,7 +277,7 @@ package struct OverviewPublisher {
 
     /// The stamp of a refresh's inputs: the options, the basemap's stamp and every listed key (or
     /// `inputStamp`, which stands for them).
-    private static func stampText(_ listed: Set<String>, inputStamp: String?, options: OverviewOptions, basemapStamp: String?) -> String {
+    private static func stampText(_ listed: [TrackKey], inputStamp: String?, options: OverviewOptions, basemapStamp: String?) -> String {
         var hash = SHA256()
         // "3": region pages are paged (`RegionPages`): a site an older version listed gets them
         // at its next refresh, not at its next new track.
@@ -201,7 +286,7 @@ package struct OverviewPublisher {
         if let inputStamp {
             hash.update(inputStamp + "\n")
         } else {
-            for id in listed.sorted() { hash.update(id + "\n") }
+            for key in listed.sorted() { hash.update(key.hex + "\n") }
         }
         return hash.finalize().hex
     }

@@ -45,6 +45,44 @@ private func degreesEast(_ meters: Double, latitude: Double) -> Double {
         #expect(regions[0].count == 10_000 && regions[1] == [5000])
     }
 
+    /// Against the definition, by brute force: regions are the finest grouping in which no two
+    /// regions' grown extents overlap (groups whose unions overlap merged until none do).
+    @Test func scatteredTracksGroupAsTheBruteForceClosureOfOverlapsDoes() {
+        var state: UInt64 = 7
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for trial in 0..<20 {
+            let count = 20 + trial * 7
+            let extents = (0..<count).map { _ in
+                route("t", latitude: 46 + next() * 2, longitude: 8 + next() * 3, eastMeters: 500 + next() * 20_000, northMeters: 500 + next() * 9_000)
+                    .bounds
+            }
+            let gap = 5_000 + Double(trial) * 1_000
+            let grown = extents.map { rect -> MapRect in
+                let margin = gap / 2 * WebMercator.scaleFactor(atLatitudeDegrees: WebMercator.unproject(rect.center).latitudeDegrees)
+                return MapRect(minX: rect.minX - margin, minY: rect.minY - margin, maxX: rect.maxX + margin, maxY: rect.maxY + margin)
+            }
+            var groups = grown.indices.map { ([$0], grown[$0]) }
+            func overlaps(_ a: MapRect, _ b: MapRect) -> Bool { a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY }
+            var merged = true
+            while merged {
+                merged = false
+                search: for first in groups.indices {
+                    for second in groups.indices where second > first && overlaps(groups[first].1, groups[second].1) {
+                        groups[first] = (groups[first].0 + groups[second].0, union(groups[first].1, groups[second].1))
+                        groups.remove(at: second)
+                        merged = true
+                        break search
+                    }
+                }
+            }
+            let expected = groups.map { $0.0.sorted() }.sorted { $0[0] < $1[0] }
+            #expect(RegionGrouping.regions(of: extents, gapMeters: gap) == expected, "trial \(trial)")
+        }
+    }
+
     @Test func aCityRegionGetsTheDetailSizeAndALargeOneGrowsWithinTheBudget() {
         let options = OverviewOptions()
         let city = RegionFrame(fitting: route("a", latitude: 47, longitude: 9.5).bounds, options: options)

@@ -23,7 +23,10 @@ import Testing
     /// Cards `<article>0</article>`… newest first, of the years given.
     static func cards(_ years: [Int]) -> [(id: String, digest: UInt64, card: OverviewPage.Card)] {
         years.enumerated().map { index, year in
-            ("t\(index)", UInt64(index), OverviewPage.Card(year: year, card: Array("<article>\(index)</article>".utf8)[...]))
+            (
+                "t\(index)", UInt64(index),
+                OverviewPage.Card(year: year, card: OverviewPublisher.CardBytes(Array("<article>\(index)</article>".utf8)[...]))
+            )
         }
     }
 

@@ -101,4 +101,75 @@ import ThumbnailCache
         #expect(fromNothing.keys.sorted() == appended.keys.sorted())
         for (name, bytes) in fromNothing { #expect(appended[name] == bytes, "\(name) differs") }
     }
+
+    /// The short refresh's way (`added` given): a new track's id is appended to its pictures'
+    /// counts journals instead of the counts being written whole, the journal is folded into the
+    /// counts past `journalLimit`, and every step publishes what a refresh from nothing does.
+    @Test func newTracksAreJournaledThenFoldedAndEachStepEqualsARefreshFromNothing() throws {
+        let archive = try Archive()
+        for index in 0..<4 {
+            try archive.add("z\(index)", latitude: 47.37, longitude: 8.54 + Double(index) * 0.001, start: 1.7e9 + Double(index) * 86_400)
+        }
+        var publisher = OverviewPublisher(store: archive.store)
+        publisher.cardsPerPage = 2
+        publisher.journalLimit = 2
+        _ = try publisher.refresh(listed: Set(archive.listing.keys)) { archive.listing[$0] }
+        let states = try FileStore.listDirectory(publisher.regionsDirectory)
+        #expect(states.count == 1, "\(states)")
+        let counts = publisher.regionsDirectory + "/" + states[0]
+        let journal = publisher.journalDirectory + "/" + states[0]
+        let keptCounts = try FileStore.readFile(counts)
+        var journaled: [Int] = []
+        for step in 0..<3 {
+            let new = try archive.add("new\(step)", latitude: 47.37, longitude: 8.5405, start: 1.7e9 + 5 * 86_400 + Double(step) * 3600)
+            let report = try publisher.refresh(
+                listed: Set(archive.listing.keys), years: Set(archive.listing.values.map(\.year)), cardsUnchanged: true, added: [new]
+            ) {
+                archive.listing[$0]
+            }
+            #expect(report.regionsUpdated == 1 && report.regionsRebuilt == 0, "step \(step): \(report)")
+            #expect(Set(archive.listing.values.map(\.year)).count == 1)
+            journaled.append(CountsJournal(path: journal).ids().count)
+            let published = try archive.published()
+            // From nothing, in a copy of the site without the overview's state.
+            let copy = try Archive()
+            for (id, track) in archive.listing { copy.listing[id] = track }
+            try FileManager.default.removeItem(atPath: copy.store.root)
+            try FileManager.default.copyItem(atPath: archive.store.root, toPath: copy.store.root)
+            try FileManager.default.removeItem(atPath: copy.store.root + "/.tracksnap/overview")
+            var fresh = OverviewPublisher(store: copy.store)
+            fresh.cardsPerPage = 2
+            _ = try fresh.refresh(listed: Set(copy.listing.keys)) { copy.listing[$0] }
+            let fromNothing = try copy.published()
+            #expect(fromNothing.keys.sorted() == published.keys.sorted())
+            for (name, bytes) in fromNothing { #expect(published[name] == bytes, "step \(step): \(name) differs") }
+            if step < 2 { #expect(try FileStore.readFile(counts) == keptCounts, "step \(step): the counts were written whole") }
+        }
+        // One id, two, then past the limit: folded into the counts, the journal gone.
+        #expect(journaled == [1, 2, 0])
+        #expect(try FileStore.readFile(counts) != keptCounts)
+        #expect(!FileStore.exists(journal))
+    }
+
+    /// A catalog that holds a track the listing no longer has (a refresh killed after saving the
+    /// catalog, the track gone before the next) and lacks one it has (its record was not there
+    /// yet) has the listing's count, but not its set digest: the short refresh's word that only
+    /// tracks were added does not keep the gone track on the overview.
+    @Test func aCatalogWithTheListingsCountButAnotherTrackIsMadeTheListings() throws {
+        let archive = try Archive()
+        let kept = try (0..<3).map { try archive.add("z\($0)", latitude: 47.37, longitude: 8.54, start: 1.7e9 + Double($0) * 86_400) }
+        let gone = try archive.add("far", latitude: 40.4, longitude: -3.7, start: 1.6e9)
+        var publisher = OverviewPublisher(store: archive.store)
+        publisher.cardsPerPage = 2
+        let first = try publisher.refresh(listed: Set(archive.listing.keys)) { archive.listing[$0] }
+        #expect(first.regions == 2)
+        archive.listing[gone] = nil
+        let late = try archive.add("z-late", latitude: 47.37, longitude: 8.541, start: 1.65e9)
+        let years = Set(archive.listing.values.map(\.year))
+        let report = try publisher.refresh(listed: Set(kept + [late]), years: years, cardsUnchanged: true, added: []) { archive.listing[$0] }
+        #expect(report.regions == 1)
+        let published = try archive.published()
+        #expect(!published.keys.contains { $0.contains(OverviewPublisher.fileStem(gone)) }, "\(published.keys.sorted())")
+        #expect(published.keys.contains("region-\(OverviewPublisher.fileStem(late)).html"), "\(published.keys.sorted())")
+    }
 }
