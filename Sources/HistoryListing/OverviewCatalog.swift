@@ -106,8 +106,8 @@ struct OverviewCatalog {
         unordered = true
     }
 
-    /// Removes every track whose key `keep` refuses; returns whether one was.
-    mutating func removeAll(keeping keep: (TrackKey) -> Bool) -> Bool {
+    /// Keeps the tracks whose key `keep` accepts; returns whether one was removed.
+    mutating func keepOnly(where keep: (TrackKey) -> Bool) -> Bool {
         let live = ordered().filter { keep(keys[$0]) }
         guard live.count != order.count else { return false }
         keys = live.map { keys[$0] }

@@ -195,7 +195,7 @@ extension OverviewPublisher {
         }
         // The tracks the counts get (the journal's next lines), found before `update` takes them.
         let added = previous.map { kept in job.plan.members.filter { !kept.members.contains($0) } } ?? []
-        let (region, update) = OverviewAtlas.update(previous, to: job.plan, scales: job.shape.allScales) { records.route($0) }
+        let (region, update) = OverviewAtlas.update(previous.take(), to: job.plan, scales: job.shape.allScales) { records.route($0) }
         // Drawn over another map (or over the grid) when the kept digest differs and a map is
         // involved now or was then; without a map the counts alone decide the pixels.
         let mapChanged = keptDigest.map { $0 != job.digest } ?? (basemap != nil)

@@ -99,39 +99,6 @@ package struct OverviewPublisher {
         package var digest: UInt64
     }
 
-    /// A card's bytes: held, or a range of a mapped file (the listing's cache) copied only when a
-    /// page that shows the card is written. A busy city's 40,000 cards are asked for at each
-    /// refresh and a few dozen of them written: copying each was 40 MB moved for nothing.
-    package struct CardBytes {
-        private let held: ArraySlice<UInt8>
-        private let file: MappedFile?
-        private let range: Range<Int>
-
-        /// Bytes held.
-        package init(_ bytes: ArraySlice<UInt8>) {
-            held = bytes
-            file = nil
-            range = 0..<0
-        }
-
-        /// The bytes at `range` of `file` (kept mapped while the card is): a cache line's last
-        /// field, which a tab precedes and a newline ends; a range that is not one gives no bytes.
-        package init(_ file: MappedFile, range: Range<Int>) {
-            held = []
-            self.file = file
-            self.range = range
-        }
-
-        /// Appends the card's bytes to `out`.
-        func append(to out: inout [UInt8]) {
-            guard let file else { return out += held }
-            let bytes = file.bytes
-            guard range.lowerBound > 0, range.upperBound < bytes.count, bytes[range.lowerBound - 1] == 0x09, bytes[range.upperBound] == 0x0A
-            else { return }
-            out.append(contentsOf: bytes[range])
-        }
-    }
-
     /// What the listing would show of the track of `record` filed as a job named after its id
     /// (for callers without a listing: the benchmark); nil when the record is not there.
     package func listedTrack(_ id: String) -> ListedTrack? {
@@ -154,8 +121,9 @@ package struct OverviewPublisher {
     /// last complete refresh still shows the same card and year (a listing that only added
     /// tracks), so the regions those tracks alone make are shown as kept without asking `listing`.
     /// `added`, with `cardsUnchanged`: the listed tracks the last complete refresh did not list
-    /// (some may be known all the same); when the catalog then holds as many tracks as `listed`,
-    /// it holds exactly them, and `listed` is not compared with it key by key.
+    /// (some may be known all the same); when the catalog, with them, has the listing's count and
+    /// set digest (`OverviewCatalog.setDigest`), it is the listing, and `listed` is not compared
+    /// with it key by key.
     ///
     /// The order of writing makes every link point at a file already there: a region's pictures
     /// (every year's, then each year's) and counts, then its page; the year pages; then
@@ -226,7 +194,7 @@ package struct OverviewPublisher {
         if !same {
             let wanted = listedKeys.sorted()
             add(wanted)
-            catalogRemoved = catalog.removeAll { key in
+            catalogRemoved = catalog.keepOnly { key in
                 var low = 0, high = wanted.count
                 while low < high {
                     let middle = (low + high) / 2

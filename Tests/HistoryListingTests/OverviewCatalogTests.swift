@@ -68,10 +68,10 @@ import Testing
         #expect(OverviewCatalog.setDigest(keys.prefix(4)) != OverviewCatalog.setDigest(keys.prefix(3) + [keys[4]]))
 
         var smaller = twice
-        #expect(smaller.removeAll { $0 != keys[0] })
+        #expect(smaller.keepOnly { $0 != keys[0] })
         #expect(smaller.count == 3 && !smaller.contains(keys[0]) && smaller.contains(keys[3]))
         #expect(try smaller.save(path, added: []) == false, "a removal is written whole")
-        #expect(smaller.removeAll { _ in false })
+        #expect(smaller.keepOnly { _ in false })
         #expect(smaller.count == 0 && smaller.bytes() == OverviewCatalog.magic)
     }
 }
