@@ -105,8 +105,16 @@ struct BlockMarker {
     @inline(__always)
     func mark(row: Int, first: Int, last: Int) {
         guard let blocks else { return }
-        let base = (row >> CoverageMask.blockRowShift) * blockColumns
-        for block in (first >> CoverageMask.blockColumnShift)...(last >> CoverageMask.blockColumnShift) { blocks[base + block] = 1 }
+        let base = (row >> CoverageMask.blockRowShift) &* blockColumns
+        let firstBlock = first >> CoverageMask.blockColumnShift, lastBlock = last >> CoverageMask.blockColumnShift
+        // The two ends without a loop: a run is mostly within one or two blocks.
+        blocks[base &+ firstBlock] = 1
+        blocks[base &+ lastBlock] = 1
+        var block = firstBlock &+ 1
+        while block < lastBlock {
+            blocks[base &+ block] = 1
+            block &+= 1
+        }
     }
 
     /// Marks the block holding column `x` of `row`.

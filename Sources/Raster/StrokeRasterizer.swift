@@ -67,15 +67,6 @@ public enum StrokeRasterizer {
         /// Marks the blocks of a mask that keeps a block map.
         var marker = BlockMarker(blocks: nil, blockColumns: 0)
 
-        /// Records that columns `first...last` of `row` may have been written.
-        @inline(__always)
-        mutating func add(row: Int, first: Int, last: Int) {
-            minX = min(minX, first)
-            maxX = max(maxX, last)
-            minY = min(minY, row)
-            maxY = max(maxY, row)
-            marker.mark(row: row, first: first, last: last)
-        }
     }
 
     /// Adds the stroke of a route with an optional casing to `mask` as ramp levels (see
@@ -101,14 +92,18 @@ public enum StrokeRasterizer {
     /// a thin cone and costs a few rows, where its two capsules' end discs cost the full height:
     /// at 2560×1920 (3,265 vertices, 23 px casing) this halved the rows walked.
     ///
-    /// Each piece is walked once, row by row: its pixels within the interior radius (full
-    /// whatever else is near) are filled, a cone's as well as a band's, and the others within
-    /// reach get their distance, written without a test of what is there (see `DistanceWriter`).
-    /// This replaced two passes (all interiors, then the fringes, skipping pixels already full):
-    /// a dense route's bands are a few pixels long, so that walked every band's rows twice, and
-    /// the cones, which had no interior fill, tested each pixel (at 2560×1920: 89,000 rows
-    /// instead of 130,000, and 150,000 distances instead of 108,000 plus 165,000 tests; the
-    /// stroke 3.8 → 3.3 ms alone). The maximum is the same, so the mask is the same byte for byte.
+    /// Each piece is walked once, row by row, every band before every cone: its pixels within
+    /// the interior radius (full whatever else is near) are filled, a cone's as well as a
+    /// band's, and the others within reach get their distance. A band writes its edge pixels
+    /// without a test of what is there; a cone first skips those already full, which after
+    /// all the bands are most of them, and each costs a square root otherwise (see
+    /// `StrokePiece.skipsFullPixels`). This replaced two passes (all band interiors, then every
+    /// piece's fringe, skipping pixels already full): a dense route's bands are a few pixels
+    /// long, so that walked every band's rows twice, and the cones, which had no interior fill,
+    /// tested each of their pixels. At 2560×1920 (the benchmark's 7,200-fix run: 3,264 bands a
+    /// few pixels long, turns of 57° on average) that is 89,000 rows instead of 130,000, and the
+    /// stroke alone 3.8 → 3.2 ms. The maximum over the pieces is the same, so the mask is the
+    /// same byte for byte.
     private static func rasterize<Writer: DistanceWriter>(
         _ polylines: [[PixelPoint]], _ area: Area, _ writer: Writer, marker: BlockMarker = BlockMarker(blocks: nil, blockColumns: 0)
     ) -> Touched? {
@@ -126,21 +121,23 @@ public enum StrokeRasterizer {
             }
             return points
         }
-        for points in locals where !points.isEmpty {
-            if points.count == 1 {
-                walk(ConePiece(points[0], incoming: nil, outgoing: nil)!, writer, width, height, &touched)
-                continue
-            }
-            var incoming: PixelPoint? = nil
-            for index in points.indices {
-                let outgoing = index + 1 < points.count ? direction(points[index], points[index + 1]) : nil
-                if index + 1 < points.count {
-                    walk(BandPiece(points[index], points[index + 1], direction: outgoing!), writer, width, height, &touched)
+        for conePass in [false, true] {
+            for points in locals where !points.isEmpty {
+                if points.count == 1 {
+                    if conePass { walk(ConePiece(points[0], incoming: nil, outgoing: nil)!, writer, width, height, &touched) }
+                    continue
                 }
-                if let cone = ConePiece(points[index], incoming: incoming, outgoing: outgoing) {
-                    walk(cone, writer, width, height, &touched)
+                var incoming: PixelPoint? = nil
+                for index in points.indices {
+                    let outgoing = index + 1 < points.count ? direction(points[index], points[index + 1]) : nil
+                    if !conePass, index + 1 < points.count {
+                        walk(BandPiece(points[index], points[index + 1], direction: outgoing!), writer, width, height, &touched)
+                    }
+                    if conePass, let cone = ConePiece(points[index], incoming: incoming, outgoing: outgoing) {
+                        walk(cone, writer, width, height, &touched)
+                    }
+                    incoming = outgoing
                 }
-                incoming = outgoing
             }
         }
         return touched.minX <= touched.maxX ? touched : nil
@@ -160,10 +157,16 @@ public enum StrokeRasterizer {
     ) {
         let reach = writer.reach, interior = writer.interiorRadius
         guard let (firstRow, lastRow) = piece.rows(radius: reach, height: height) else { return }
+        // The piece's extent, kept in registers and merged into `touched` once.
+        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
         for row in firstRow...lastRow {
             let yc = Double(row) + 0.5
             guard let spans = piece.intervals(yc, inner: interior, outer: reach), let (first, last) = columns(spans.outer, width) else { continue }
-            touched.add(row: row, first: first, last: last)
+            minX = min(minX, first)
+            maxX = max(maxX, last)
+            minY = min(minY, row)
+            maxY = max(maxY, row)
+            touched.marker.mark(row: row, first: first, last: last)
             let rowBase = row &* width
             if let inner = spans.inner, let (fullFirst, fullLast) = columns(inner, width) {
                 let fillFirst = max(fullFirst, first), fillLast = min(fullLast, last)
@@ -176,6 +179,12 @@ public enum StrokeRasterizer {
             }
             edge(piece, writer, yc, rowBase, first, last)
         }
+        if minY <= maxY {
+            touched.minX = min(touched.minX, minX)
+            touched.maxX = max(touched.maxX, maxX)
+            touched.minY = min(touched.minY, minY)
+            touched.maxY = max(touched.maxY, maxY)
+        }
     }
 
     /// Distances for the columns `first...last` of a row (none when `first > last`).
@@ -185,6 +194,11 @@ public enum StrokeRasterizer {
     ) {
         var column = first, x = Double(first) + 0.5
         while column <= last {
+            if Piece.skipsFullPixels && writer.isFull(rowBase &+ column) {
+                column &+= 1
+                x += 1
+                continue
+            }
             writer.write(rowBase &+ column, distance: piece.distance(x, yc))
             column &+= 1
             x += 1
@@ -201,6 +215,10 @@ public enum StrokeRasterizer {
 
 /// A part of a stroke whose distance is known in closed form (see `rasterize`).
 private protocol StrokePiece {
+    /// Whether an edge pixel already full is skipped rather than given its distance: for
+    /// cones, drawn after the bands, whose distance is a square root. A band's is a
+    /// multiply-add, cheaper than the test's unpredictable branch.
+    static var skipsFullPixels: Bool { get }
     /// The first and last rows (clipped to the mask) with a pixel centre within `radius`.
     func rows(radius: Double, height: Int) -> (Int, Int)?
     /// The x intervals on the row through `yc` within `outer` and within `inner` of the piece,
@@ -221,6 +239,7 @@ private func rowRange(_ low: Double, _ high: Double, _ height: Int) -> (Int, Int
 /// The points of the plane whose nearest point on segment ab is inside it: between the
 /// perpendiculars at a and b. Distance: to the line.
 private struct BandPiece: StrokePiece {
+    static var skipsFullPixels: Bool { false }
     let a: PixelPoint, b: PixelPoint, ux: Double, uy: Double, length: Double
     // Reciprocals, so a row costs multiplications only (0 when the component is ~0).
     private let inverseUx: Double, inverseUy: Double
@@ -283,6 +302,7 @@ private struct BandPiece: StrokePiece {
 /// incoming segment and before the start of the outgoing one (q·in ≥ 0, q·out ≤ 0 for q = p − v),
 /// a half-plane at an end of the route, everything for a lone point. Distance: to v.
 private struct ConePiece: StrokePiece {
+    static var skipsFullPixels: Bool { true }
     let v: PixelPoint
     // The cone as q·c ≥ 0 for up to two vectors c (incoming, and the reverse of outgoing); a
     // missing one is (0, 0), which every q satisfies. Plain values, no optionals or arrays: this
@@ -361,8 +381,8 @@ private struct ConePiece: StrokePiece {
 }
 
 /// Turns a pixel's distance to one piece into mask values, keeping the maximum (the union).
-/// Branch-free: which of a row's pixels are already full, inside or at the edge is unpredictable
-/// (`perf`: a skip test per pixel cost more than the distance it saved).
+/// `write` has no branch: which of a row's pixels are already full, inside or at the edge is
+/// unpredictable (`perf`: for a band, a skip test per pixel cost more than the distance it saved).
 private protocol DistanceWriter {
     /// How far from a piece anything is written: the outer radius + 0.5 px.
     var reach: Double { get }
@@ -370,6 +390,8 @@ private protocol DistanceWriter {
     var interiorRadius: Double { get }
     /// Sets `count` values from `index` on to the largest.
     func fill(_ index: Int, count: Int)
+    /// Whether the value at `index` is already the largest (nothing can raise it).
+    func isFull(_ index: Int) -> Bool
     /// Raises the value at mask offset `index` to the one for `distance` where that is larger.
     func write(_ index: Int, distance: Double)
 }
@@ -385,6 +407,7 @@ private struct CoverageWriter: DistanceWriter {
         interiorRadius = radius - 0.5
     }
     @inline(__always) func fill(_ index: Int, count: Int) { fillBytes(values + index, count, 255) }
+    @inline(__always) func isFull(_ index: Int) -> Bool { values[index] == 255 }
     @inline(__always)
     func write(_ index: Int, distance: Double) {
         // Clamped to 0...255 and rounded: nothing below zero, 255 from 254.5 on.
@@ -406,6 +429,7 @@ private struct RouteAndCasingWriter: DistanceWriter {
         route.fill(index, count: count)
         casing.fill(index, count: count)
     }
+    @inline(__always) func isFull(_ index: Int) -> Bool { route.isFull(index) && casing.isFull(index) }
     @inline(__always)
     func write(_ index: Int, distance: Double) {
         route.write(index, distance: distance)
@@ -430,6 +454,7 @@ private struct RampWriter: DistanceWriter {
         casingLevels = ramp.casingRadiusPixels == nil ? 0 : StrokeRamp.levelsPerRamp
     }
     @inline(__always) func fill(_ index: Int, count: Int) { fillBytes(values + index, count, full) }
+    @inline(__always) func isFull(_ index: Int) -> Bool { values[index] == full }
     /// `StrokeRamp.level(distance:)`, the same arithmetic, with both ramps computed and one
     /// chosen without a branch.
     @inline(__always)
