@@ -62,6 +62,37 @@ extension CoverageMask {
     }
 }
 
+extension CoverageMask {
+    /// Calls `body(row, first, last)` as `forEachCoveredRun` does, but row by row, top to bottom
+    /// and left to right across the whole mask: the order in which pixels were visited before
+    /// masks kept blocks, for a caller whose result depends on it (a palette that grows as it
+    /// blends).
+    @inlinable
+    public func forEachCoveredRunByRow(_ body: (_ row: Int, _ first: Int, _ last: Int) -> Void) {
+        guard !isEmpty else { return }
+        guard tracksBlocks else {
+            for row in minY...maxY { body(row, minX, maxX) }
+            return
+        }
+        let columnShift = Self.blockColumnShift, rowShift = Self.blockRowShift
+        let firstBlock = minX >> columnShift, lastBlock = maxX >> columnShift
+        for row in minY...maxY {
+            let rowBase = (row >> rowShift) * blockColumns
+            var block = firstBlock
+            while block <= lastBlock {
+                guard blocks[rowBase + block] != 0 else {
+                    block += 1
+                    continue
+                }
+                var end = block
+                while end < lastBlock, blocks[rowBase + end + 1] != 0 { end += 1 }
+                body(row, max(block << columnShift, minX), min(((end + 1) << columnShift) - 1, maxX))
+                block = end + 1
+            }
+        }
+    }
+}
+
 /// Marks blocks from inside a writer's loop, where the mask itself is borrowed: a pointer to the
 /// block map (nil when the mask does not track blocks) and its row length.
 struct BlockMarker {
@@ -74,8 +105,16 @@ struct BlockMarker {
     @inline(__always)
     func mark(row: Int, first: Int, last: Int) {
         guard let blocks else { return }
-        let base = (row >> CoverageMask.blockRowShift) * blockColumns
-        for block in (first >> CoverageMask.blockColumnShift)...(last >> CoverageMask.blockColumnShift) { blocks[base + block] = 1 }
+        let base = (row >> CoverageMask.blockRowShift) &* blockColumns
+        let firstBlock = first >> CoverageMask.blockColumnShift, lastBlock = last >> CoverageMask.blockColumnShift
+        // The two ends without a loop: a run is mostly within one or two blocks.
+        blocks[base &+ firstBlock] = 1
+        blocks[base &+ lastBlock] = 1
+        var block = firstBlock &+ 1
+        while block < lastBlock {
+            blocks[base &+ block] = 1
+            block &+= 1
+        }
     }
 
     /// Marks the block holding column `x` of `row`.

@@ -43,26 +43,32 @@ extension IndexedCanvas: Blitter {
         // Palette index + 1 for (old index, level); 0 until first blended.
         var blended = [UInt16](repeating: 0, count: 256 * levels)
         var full = false
-        let width = mask.width, minX = mask.minX, maxX = mask.maxX, minY = mask.minY, maxY = mask.maxY
-        mask.values.withUnsafeMutableBufferPointer { levelsBuffer in
+        let width = mask.width
+        // The values are taken out so that the mask's runs (its block map, when it keeps one:
+        // a route covers a few percent of its bounding box) can be read while they are cleared.
+        // Row by row, as before masks kept blocks: the palette grows in the order pixels are
+        // blended, so another order gives other indices (and other merges) for the same image.
+        var levelValues = mask.values
+        mask.values = []
+        levelValues.withUnsafeMutableBufferPointer { levelsBuffer in
             let values = levelsBuffer.baseAddress!
             indices.withUnsafeMutableBufferPointer { indexBuffer in
                 let indices = indexBuffer.baseAddress!
-                rows: for row in minY...maxY {
-                    var column = minX
-                    while column <= maxX {
+                mask.forEachCoveredRunByRow { row, first, last in
+                    guard !full else { return }
+                    var column = first
+                    while column <= last {
                         let offset = row * width + column
-                        // Most of the route's bounding box is untouched: skip 32 pixels at a time,
-                        // then 8.
+                        // Most of a run is untouched: skip 32 pixels at a time, then 8.
                         let raw = UnsafeRawPointer(values + offset)
-                        if column + 32 <= maxX + 1,
+                        if column + 32 <= last + 1,
                             raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
                                 | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0
                         {
                             column += 32
                             continue
                         }
-                        if column + 8 <= maxX + 1, raw.loadUnaligned(as: UInt64.self) == 0 {
+                        if column + 8 <= last + 1, raw.loadUnaligned(as: UInt64.self) == 0 {
                             column += 8
                             continue
                         }
@@ -79,7 +85,7 @@ extension IndexedCanvas: Blitter {
                             color = IndexedCanvas.blend(color, routeColor, route)
                             guard let index = palette.index(of: color) else {
                                 full = true
-                                break rows
+                                return
                             }
                             entry = UInt16(index) + 1
                             blended[key] = entry
@@ -89,6 +95,7 @@ extension IndexedCanvas: Blitter {
                 }
             }
         }
+        mask.values = levelValues
         if full {
             mask.clear()
             ranOutOfColors = true

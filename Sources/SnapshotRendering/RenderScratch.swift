@@ -11,6 +11,8 @@ import VectorMap
 /// (`SnapshotRendererTests` renders sizes in turn through one scratch and compares).
 public final class RenderScratch {
     var canvas = IndexedCanvas()
+    /// The route's mask. It keeps a block map: blending a 2560×1920 route read the whole mask's
+    /// bounding box, of which the route covers a few percent (`perf`: half of that blend).
     var mask = CoverageMask(width: 1, height: 1)
     /// The route casing's mask where the route is drawn as two coverages (RGBA targets).
     var casing = CoverageMask(width: 1, height: 1)
@@ -42,5 +44,7 @@ public final class RenderScratch {
     var mapStyles: [String: MapStyleDocument] = [:]
 
     /// Empty buffers; they grow to the largest image drawn.
-    public init() {}
+    public init() {
+        mask.trackBlocks()
+    }
 }

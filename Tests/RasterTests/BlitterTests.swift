@@ -45,6 +45,30 @@ private func paletteCanvas(width: Int, height: Int) -> IndexedCanvas {
         #expect(levels.isEmpty && levels.values.allSatisfy { $0 == 0 }, "the levels are cleared as they are read")
     }
 
+    @Test func aRampStrokeBlendsIntoThePaletteAlikeWithOrWithoutABlockMap() {
+        // The palette grows in the order pixels are blended: a mask that keeps blocks must give
+        // the same indices, not only the same colours.
+        let ramp = StrokeRamp(routeRadiusPixels: 9.07, casingRadiusPixels: 11.07)!
+        let route = jitteryRoute(count: 200, start: PixelPoint(x: 60.3, y: 90.7), stepPixels: 2.5, maxTurnDegrees: 60, seed: 11)
+        let viewport = Viewport(mapRect: MapRect(minX: 0, minY: 0, maxX: 3_000, maxY: 2_000), widthPixels: 300, heightPixels: 200)
+        var canvases: [IndexedCanvas] = []
+        for tracksBlocks in [false, true] {
+            var canvas = paletteCanvas(width: 300, height: 200)
+            GridPainter.paint(&canvas, viewport: viewport, latitudeDegrees: 0, style: GridStyle(), scale: 1)
+            var levels = CoverageMask(width: 300, height: 200)
+            if tracksBlocks { levels.trackBlocks() }
+            StrokeRasterizer.stroke([route], ramp: ramp, into: &levels)
+            canvas.blendStroke(
+                levels: &levels, ramp: ramp, routeColor: RGBAColor(red: 10, green: 108, blue: 255, alpha: 217),
+                casingColor: RGBAColor(red: 8, green: 48, blue: 107, alpha: 178))
+            #expect(levels.isEmpty && levels.values.allSatisfy { $0 == 0 })
+            canvases.append(canvas)
+        }
+        #expect(canvases[0].palette.count > 40)
+        #expect(canvases[0].indices == canvases[1].indices)
+        #expect(canvases[0].expanded().pixels == canvases[1].expanded().pixels)
+    }
+
     @Test func aFullPaletteSaysItRanOutOfColorsUntilReset() {
         var canvas = paletteCanvas(width: 4, height: 1)
         for index in 0..<256 {

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import MapGeometry
 @testable import Raster
 
@@ -89,6 +92,71 @@ import MapGeometry
             [[PixelPoint(x: -50, y: -50), PixelPoint(x: 60, y: 60)], [PixelPoint(x: 500, y: 500)]], radiusPixels: 2, into: &mask)
         #expect(mask.coverage(x: 5, y: 5) == 1)
         #expect(mask.minX == 0 && mask.maxX == 9)
+    }
+}
+
+/// A route of `count` steps of `stepPixels` whose heading turns by up to ±`maxTurnDegrees` at
+/// each vertex (a seeded generator): a large image's GPS noise, where the stroke is many times
+/// wider than a step and every vertex's cone overlaps its neighbours' bands.
+func jitteryRoute(count: Int, start: PixelPoint, stepPixels: Double, maxTurnDegrees: Double, seed: UInt64) -> [PixelPoint] {
+    var state = seed
+    func next() -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(state >> 11) / Double(1 << 53)
+    }
+    var points = [start], heading = 0.0
+    for _ in 0..<count {
+        heading += (next() * 2 - 1) * maxTurnDegrees * .pi / 180
+        let last = points[points.count - 1]
+        points.append(PixelPoint(x: last.x + stepPixels * cos(heading), y: last.y + stepPixels * sin(heading)))
+    }
+    return points
+}
+
+@Suite struct StrokeRasterizerExactnessTests {
+    /// The value each pixel must hold: `value(d)` for its exact distance d to the route, allowing
+    /// for the last bit of d (the reference computes it another way).
+    private func expectEveryPixel(
+        of mask: CoverageMask, route: [PixelPoint], _ value: (Double) -> Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        var mismatches = 0
+        for y in 0..<mask.height {
+            for x in 0..<mask.width {
+                let center = PixelPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                let distance = zip(route, route.dropFirst()).map { segmentDistance(center, $0, $1) }.min()!
+                let low = value(distance + 1e-9), high = value(max(0, distance - 1e-9))
+                let found = Int(mask.values[y * mask.width + x])
+                if found < low || found > high { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) pixels differ from their exact distance's value", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func rampLevelsOfADenseJitteryRouteAreThoseOfTheExactDistance(seed: UInt64) {
+        // The 2560×1920 default: a 9 px route radius in an 11 px casing, steps of 2.5 px.
+        let route = jitteryRoute(count: 120, start: PixelPoint(x: 30.3, y: 60.7), stepPixels: 2.5, maxTurnDegrees: 60, seed: seed)
+        let ramp = StrokeRamp(routeRadiusPixels: 9.07, casingRadiusPixels: 11.07)!
+        var mask = CoverageMask(width: 200, height: 150)
+        mask.trackBlocks()
+        StrokeRasterizer.stroke([route], ramp: ramp, into: &mask)
+        expectEveryPixel(of: mask, route: route) { Int(ramp.level(distance: $0)) }
+        // Every level lies in a marked block (the palette blend visits only those).
+        var visited = [Bool](repeating: false, count: mask.values.count)
+        mask.forEachCoveredRunByRow { row, first, last in for x in first...last { visited[row * mask.width + x] = true } }
+        #expect(mask.values.indices.allSatisfy { mask.values[$0] == 0 || visited[$0] })
+    }
+
+    @Test func coverageOfADenseJitteryRouteIsThatOfTheExactDistance() {
+        let route = jitteryRoute(count: 150, start: PixelPoint(x: 40.1, y: 50.2), stepPixels: 1.5, maxTurnDegrees: 80, seed: 7)
+        let radius = 4.6
+        var mask = CoverageMask(width: 160, height: 120), casing = CoverageMask(width: 160, height: 120)
+        StrokeRasterizer.stroke([route], radiusPixels: radius, into: &mask, casingRadiusPixels: radius + 2, casing: &casing)
+        func coverage(_ radius: Double) -> (Double) -> Int {
+            { distance in Int(min(max((radius + 0.5) * 255 - distance * 255, 0), 255) + 0.5) }
+        }
+        expectEveryPixel(of: mask, route: route, coverage(radius))
+        expectEveryPixel(of: casing, route: route, coverage(radius + 2))
     }
 }
 

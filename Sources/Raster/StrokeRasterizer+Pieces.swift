@@ -1,0 +1,174 @@
+import MapGeometry
+
+// The pieces `StrokeRasterizer.rasterize` cuts a stroke into, each with its distance in closed
+// form.
+
+/// A part of a stroke whose distance is known in closed form (see `StrokeRasterizer.rasterize`).
+protocol StrokePiece {
+    /// Whether an edge pixel already full is skipped rather than given its distance: for
+    /// cones, drawn after the bands, whose distance is a square root. A band's is a
+    /// multiply-add, cheaper than the test's unpredictable branch.
+    static var skipsFullPixels: Bool { get }
+    /// The first and last rows (clipped to the mask) with a pixel centre within `radius`.
+    func rows(radius: Double, height: Int) -> (Int, Int)?
+    /// The x intervals on the row through `yc` within `outer` and within `inner` of the piece,
+    /// inside its region; nil when the outer one is empty (the inner one is nil when empty or
+    /// when `inner` is not positive).
+    func intervals(_ yc: Double, inner: Double, outer: Double) -> (outer: (lo: Double, hi: Double), inner: (lo: Double, hi: Double)?)?
+    /// The distance from (x, yc), a point of the piece's region, to the route.
+    func distance(_ x: Double, _ yc: Double) -> Double
+}
+
+/// The rows clipped to the mask that have pixel centres in [low, high].
+@inline(__always)
+func rowRange(_ low: Double, _ high: Double, _ height: Int) -> (Int, Int)? {
+    let first = max(0, ceilInt(low - 0.5)), last = min(height - 1, floorInt(high - 0.5))
+    return first <= last ? (first, last) : nil
+}
+
+/// The points of the plane whose nearest point on segment ab is inside it: between the
+/// perpendiculars at a and b. Distance: to the line.
+struct BandPiece: StrokePiece {
+    static var skipsFullPixels: Bool { false }
+    /// The segment's ends, its unit direction and its length, in mask pixels.
+    let a: PixelPoint, b: PixelPoint, ux: Double, uy: Double, length: Double
+    // Reciprocals, so a row costs multiplications only (0 when the component is ~0).
+    private let inverseUx: Double, inverseUy: Double
+
+    /// The band of segment ab, whose unit direction is `direction`.
+    @inline(__always)
+    init(_ a: PixelPoint, _ b: PixelPoint, direction: PixelPoint) {
+        self.a = a
+        self.b = b
+        ux = direction.x
+        uy = direction.y
+        length = (b.x - a.x) * ux + (b.y - a.y) * uy
+        inverseUx = abs(ux) > 1e-12 ? 1 / ux : 0
+        inverseUy = abs(uy) > 1e-12 ? 1 / uy : 0
+    }
+
+    @inline(__always)
+    func rows(radius: Double, height: Int) -> (Int, Int)? {
+        // The band within `radius` is a rectangle; its corners are the ends moved ±radius along
+        // the normal (-uy, ux).
+        let spread = radius * abs(ux)
+        return rowRange(min(a.y, b.y) - spread, max(a.y, b.y) + spread, height)
+    }
+
+    @inline(__always)
+    func intervals(_ yc: Double, inner: Double, outer: Double) -> (outer: (lo: Double, hi: Double), inner: (lo: Double, hi: Double)?)? {
+        let py = yc - a.y
+        var lo = -Double.infinity, hi = Double.infinity
+        // Along the segment: 0 ≤ (x − a.x)·ux + py·uy ≤ length.
+        if inverseUx != 0 {
+            let start = a.x - py * uy * inverseUx, end = a.x + (length - py * uy) * inverseUx
+            lo = min(start, end)
+            hi = max(start, end)
+        } else if py * uy < 0 || py * uy > length {
+            return nil
+        }
+        // Across it: |py·ux − (x − a.x)·uy| ≤ radius.
+        guard let outerSpan = across(py, lo, hi, radius: outer) else { return nil }
+        return (outerSpan, inner > 0 ? across(py, lo, hi, radius: inner) : nil)
+    }
+
+    /// The part of [lo, hi] within `radius` of the segment's line, on the row `py` below a.
+    @inline(__always)
+    private func across(_ py: Double, _ lo: Double, _ hi: Double, radius: Double) -> (lo: Double, hi: Double)? {
+        var lo = lo, hi = hi
+        if inverseUy != 0 {
+            let near = a.x + (py * ux - radius) * inverseUy, far = a.x + (py * ux + radius) * inverseUy
+            lo = max(lo, min(near, far))
+            hi = min(hi, max(near, far))
+        } else if abs(py * ux) > radius {
+            return nil
+        }
+        return lo <= hi ? (lo, hi) : nil
+    }
+
+    @inline(__always)
+    func distance(_ x: Double, _ yc: Double) -> Double { abs((yc - a.y) * ux - (x - a.x) * uy) }
+}
+
+/// The points whose nearest point on the route is the vertex v: the cone beyond the end of the
+/// incoming segment and before the start of the outgoing one (q·in ≥ 0, q·out ≤ 0 for q = p − v),
+/// a half-plane at an end of the route, everything for a lone point. Distance: to v.
+struct ConePiece: StrokePiece {
+    static var skipsFullPixels: Bool { true }
+    /// The vertex, in mask pixels.
+    let v: PixelPoint
+    // The cone as q·c ≥ 0 for up to two vectors c (incoming, and the reverse of outgoing); a
+    // missing one is (0, 0), which every q satisfies. Plain values, no optionals or arrays: this
+    // runs per row.
+    private let c1x: Double, c1y: Double, c2x: Double, c2y: Double
+
+    /// Nil for a straight vertex, whose cone is only a line (the bands on both sides cover it).
+    @inline(__always)
+    init?(_ v: PixelPoint, incoming: PixelPoint?, outgoing: PixelPoint?) {
+        if let incoming, let outgoing, incoming.x * outgoing.x + incoming.y * outgoing.y > 1 - 1e-12 { return nil }
+        self.v = v
+        c1x = incoming?.x ?? 0
+        c1y = incoming?.y ?? 0
+        c2x = -(outgoing?.x ?? 0)
+        c2y = -(outgoing?.y ?? 0)
+    }
+
+    /// Whether direction w points into the cone.
+    @inline(__always)
+    private func contains(_ wx: Double, _ wy: Double) -> Bool {
+        wx * c1x + wy * c1y >= -1e-12 && wx * c2x + wy * c2y >= -1e-12
+    }
+
+    @inline(__always)
+    func rows(radius: Double, height: Int) -> (Int, Int)? {
+        // The sector's extent: the vertex, the ends of its boundary rays (perpendicular to the
+        // constraint vectors), and the top or bottom of the circle where that direction is inside.
+        var low = v.y, high = v.y
+        @inline(__always) func boundary(_ wx: Double, _ wy: Double) {
+            guard wx != 0 || wy != 0, contains(wx, wy) else { return }
+            low = min(low, v.y + radius * wy)
+            high = max(high, v.y + radius * wy)
+        }
+        boundary(-c1y, c1x)
+        boundary(c1y, -c1x)
+        boundary(-c2y, c2x)
+        boundary(c2y, -c2x)
+        if contains(0, -1) { low = v.y - radius }
+        if contains(0, 1) { high = v.y + radius }
+        return rowRange(low, high, height)
+    }
+
+    @inline(__always)
+    func intervals(_ yc: Double, inner: Double, outer: Double) -> (outer: (lo: Double, hi: Double), inner: (lo: Double, hi: Double)?)? {
+        let dy = yc - v.y
+        let remaining = outer * outer - dy * dy
+        guard remaining >= 0 else { return nil }
+        // The cone's sides, shared by both circles.
+        var lo = -Double.infinity, hi = Double.infinity
+        @inline(__always) func limit(_ cx: Double, _ cy: Double) -> Bool {
+            if cx > 1e-12 {
+                lo = max(lo, v.x - dy * cy / cx)
+            } else if cx < -1e-12 {
+                hi = min(hi, v.x - dy * cy / cx)
+            } else if dy * cy < -1e-12 {
+                return false
+            }
+            return true
+        }
+        guard limit(c1x, c1y), limit(c2x, c2y) else { return nil }
+        let half = remaining.squareRoot()
+        let outerSpan = (lo: max(v.x - half, lo), hi: min(v.x + half, hi))
+        guard outerSpan.lo <= outerSpan.hi else { return nil }
+        let innerRemaining = inner * inner - dy * dy
+        guard inner > 0, innerRemaining >= 0 else { return (outerSpan, nil) }
+        let innerHalf = innerRemaining.squareRoot()
+        let innerSpan = (lo: max(v.x - innerHalf, lo), hi: min(v.x + innerHalf, hi))
+        return (outerSpan, innerSpan.lo <= innerSpan.hi ? innerSpan : nil)
+    }
+
+    @inline(__always)
+    func distance(_ x: Double, _ yc: Double) -> Double {
+        let dx = x - v.x, dy = yc - v.y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}
