@@ -116,14 +116,20 @@ public enum TileResampler {
         var taps: [(slot: Int, weight: Float)] = []
         var opaque = true
         var sumRow = [Float](repeating: 0, count: width * 4)
+        // The source rows the image row above was stored from (`storeOpaque`), if it was.
+        var storedAbove: ClosedRange<Int>?
+        var repeats = RepeatedColumns(tileColumns: slots)
         sumRow.withUnsafeMutableBufferPointer { sumRow in
             canvas.pixels.withUnsafeMutableBufferPointer { pixels in
                 for imageRow in 0..<height {
                     taps.removeAll(keepingCapacity: true)
                     opaque = true
+                    var lowestSource = Int.max, highestSource = Int.min
                     for tap in rows.taps(of: imageRow) where tap.source >= 0 && tap.source < world {
                         let tileRow = tap.source / tile
                         guard tileRow >= firstRow, tileRow <= lastRow else { continue }
+                        lowestSource = min(lowestSource, tap.source)
+                        highestSource = max(highestSource, tap.source)
                         let filtered = filter.filteredRow(tap.source) { assembled, unchanged, aboveAssembled in
                             assemble(
                                 &assembled, unchanged: &unchanged, aboveAssembled: aboveAssembled, tiles: grid[tileRow - firstRow],
@@ -136,11 +142,30 @@ public enum TileResampler {
                             opaque = false
                         }
                     }
-                    guard !taps.isEmpty else { continue }
+                    guard !taps.isEmpty else {
+                        storedAbove = nil
+                        continue
+                    }
+                    let stores = opaque && opacity == 1 && taps.count <= 3
+                    if stores, let above = storedAbove {
+                        let spanned = min(above.lowerBound, lowestSource)...max(above.upperBound, highestSource)
+                        repeats.find(spanned: spanned, grid: grid, firstRow: firstRow, tilePixels: tile, inside: filter.columnsInside)
+                    } else {
+                        repeats.clear()
+                    }
+                    storedAbove = stores ? lowestSource...highestSource : nil
                     filter.rows.withUnsafeBufferPointer { filtered in
                         let target = pixels.baseAddress! + imageRow * width * 4
-                        if opaque && opacity == 1 && taps.count <= 3 {
-                            storeOpaque(taps, filtered: filtered.baseAddress!, into: target, width: width)
+                        if stores {
+                            // Columns whose every tap row repeats the rows the image row above
+                            // was drawn from are that row's pixels again: copied, not summed.
+                            var start = 0
+                            for copied in repeats.columns {
+                                storeOpaque(taps, filtered: filtered.baseAddress!, into: target, width: width, columns: start..<copied.lowerBound)
+                                (target + copied.lowerBound &* 4).update(from: target + (copied.lowerBound &- width) &* 4, count: copied.count &* 4)
+                                start = copied.upperBound
+                            }
+                            storeOpaque(taps, filtered: filtered.baseAddress!, into: target, width: width, columns: start..<width)
                         } else {
                             blend(taps, filtered: filtered.baseAddress!, into: target, width: width, opacity: opacity, sumRow: sumRow.baseAddress!)
                         }
@@ -182,19 +207,23 @@ public enum TileResampler {
     /// to `blend`'s result byte for byte; `perf`: summing into a row of floats, testing its
     /// alpha and then rounding (`sumAndStoreOpaque`) was 16% of a raster run.
     private static func storeOpaque(
-        _ taps: [(slot: Int, weight: Float)], filtered: UnsafePointer<SIMD4<Float>>, into row: UnsafeMutablePointer<UInt8>, width: Int
+        _ taps: [(slot: Int, weight: Float)], filtered: UnsafePointer<SIMD4<Float>>, into row: UnsafeMutablePointer<UInt8>, width: Int,
+        columns: Range<Int>
     ) {
-        let count = width &* 4
-        let a = UnsafeRawPointer(filtered + taps[0].slot &* width).assumingMemoryBound(to: Float.self), first = taps[0].weight
+        guard !columns.isEmpty else { return }
+        let count = columns.count &* 4, row = row + columns.lowerBound &* 4
+        let a = UnsafeRawPointer(filtered + (taps[0].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self), first = taps[0].weight
         switch taps.count {
         case 1:
             for index in 0..<count { row[index] = rounded(first * a[index]) }
         case 2:
-            let b = UnsafeRawPointer(filtered + taps[1].slot &* width).assumingMemoryBound(to: Float.self), second = taps[1].weight
+            let b = UnsafeRawPointer(filtered + (taps[1].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self)
+            let second = taps[1].weight
             for index in 0..<count { row[index] = rounded(first * a[index] + second * b[index]) }
         default:
-            let b = UnsafeRawPointer(filtered + taps[1].slot &* width).assumingMemoryBound(to: Float.self), second = taps[1].weight
-            let c = UnsafeRawPointer(filtered + taps[2].slot &* width).assumingMemoryBound(to: Float.self), third = taps[2].weight
+            let b = UnsafeRawPointer(filtered + (taps[1].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self)
+            let c = UnsafeRawPointer(filtered + (taps[2].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self)
+            let second = taps[1].weight, third = taps[2].weight
             for index in 0..<count { row[index] = rounded(first * a[index] + second * b[index] + third * c[index]) }
         }
     }

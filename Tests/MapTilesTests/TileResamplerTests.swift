@@ -8,7 +8,7 @@ import Testing
 @testable import MapTiles
 
 /// `TileResampler`'s shortcuts against what they stand for: columns copied from the source row
-/// above where a tile's rows repeat (`RowFilter`), and tiles that cover every pixel drawn over a
+/// above where a tile's rows repeat (`RowFilter`) and from the image row above (`RepeatedColumns`), and tiles that cover every pixel drawn over a
 /// canvas that was never painted (`FetchedTiles.coversEveryPixel`).
 struct TileResamplerTests {
     /// Palette tiles made in memory: 16 grey levels in a pattern of cells 3 pixels wide and 5
@@ -36,7 +36,8 @@ struct TileResamplerTests {
         return Viewport(mapRect: rect, widthPixels: width, heightPixels: height)
     }
 
-    /// Where a tile's row repeats the row above, its columns are copied, not filtered: every pixel
+    /// Where a tile's row repeats the row above, its columns are copied, not filtered, and image
+    /// columns whose tap rows all repeat copy the image row above (`RepeatedColumns`): every pixel
     /// must still be the analytic weighted sum of the source pixels (within rounding), shrinking
     /// and enlarging, inside tiles and across their edges, on rows that repeat and rows that do not.
     @Test(arguments: [11.6, 12.2, 12.45])
