@@ -76,45 +76,10 @@ public struct PaletteQuantizer: Sendable {
         if indices.count < pixelCount { indices = [UInt8](repeating: 0, count: pixelCount) }
         indices.withUnsafeMutableBufferPointer { output in
             canvas.pixels.withUnsafeBytes { raw in
-                indexPass(raw.bindMemory(to: UInt32.self), width: canvas.width, height: canvas.height, palette: palette, into: output.baseAddress!)
-            }
-        }
-        // Clear only the cells this image touched, for the next image.
-        for cell in used {
-            counts[Int(cell)] = 0
-            sums[Int(cell) * 3] = 0
-            sums[Int(cell) * 3 + 1] = 0
-            sums[Int(cell) * 3 + 2] = 0
-            squares[Int(cell)] = 0
-        }
-        return palette
-    }
-
-    /// Pixels compared at once with the row above in the index pass.
-    private static let repeatChunkPixels = 32
-
-    /// Writes each pixel's palette index (its histogram cell's box). A chunk of a row equal to
-    /// the same chunk of the row above takes that chunk's indices (`perf`, a raster run: two
-    /// thirds of a map image's 64-pixel chunks repeat the row above, and the pixel-by-pixel
-    /// pass was 7% of the run); a pixel equal to the one before reuses its index.
-    private mutating func indexPass(
-        _ words: UnsafeBufferPointer<UInt32>, width: Int, height: Int, palette: [UInt8], into output: UnsafeMutablePointer<UInt8>
-    ) {
-        let chunk = Self.repeatChunkPixels
-        var previous = ~words[0], index: UInt8 = 0
-        for row in 0..<height {
-            let rowStart = row &* width
-            var start = 0
-            while start < width {
-                let end = min(start &+ chunk, width), first = rowStart &+ start
-                if row > 0 && Self.equal(words.baseAddress! + first, words.baseAddress! + (first &- width), count: end &- start) {
-                    (output + first).update(from: output + (first &- width), count: end &- start)
-                    previous = words[rowStart &+ end &- 1]
-                    index = output[rowStart &+ end &- 1]
-                    start = end
-                    continue
-                }
-                for pixel in first..<(rowStart &+ end) {
+                let words = raw.bindMemory(to: UInt32.self)
+                // A pixel equal to the one before (most of a map) reuses its index.
+                var previous = ~words[0], index: UInt8 = 0
+                for pixel in 0..<pixelCount {
                     let word = words[pixel]
                     if word != previous {
                         let value = UInt32(littleEndian: word), cell = Self.cell(value)
@@ -130,18 +95,17 @@ public struct PaletteQuantizer: Sendable {
                     }
                     output[pixel] = index
                 }
-                start = end
             }
         }
-    }
-
-    /// Whether `count` words at `a` equal those at `b`: every difference ORed together, no early
-    /// exit, so the loop vectorizes.
-    @inline(__always)
-    private static func equal(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, count: Int) -> Bool {
-        var differences: UInt32 = 0
-        for offset in 0..<count { differences |= a[offset] ^ b[offset] }
-        return differences == 0
+        // Clear only the cells this image touched, for the next image.
+        for cell in used {
+            counts[Int(cell)] = 0
+            sums[Int(cell) * 3] = 0
+            sums[Int(cell) * 3 + 1] = 0
+            sums[Int(cell) * 3 + 2] = 0
+            squares[Int(cell)] = 0
+        }
+        return palette
     }
 
     /// The index of the palette colour nearest `color` (squared distance).

@@ -3,14 +3,14 @@ import Testing
 
 @testable import PNGEncoding
 
-/// `PaletteQuantizer`'s index pass copies a chunk of a row that equals the row above from the
-/// row above: every pixel must still get its colour's index.
+/// `PaletteQuantizer`'s index pass: every pixel gets its colour's index, also where the row
+/// repeats the row above, a pixel repeats the one before, or its colour is only in rows the
+/// histogram skipped.
 @Suite struct PaletteQuantizerTests {
-    /// Rows in bands of 1–9 equal rows, with a lone odd pixel in some rows (so some chunks of a
-    /// row repeat the row above and others do not), more than 256 colours, a width that is not a
-    /// multiple of the chunk: each colour has one index wherever it is, and a pixel of a row
-    /// equal to the row above has the index above it.
-    @Test func repeatedRowChunksGetTheIndexOfTheirColour() {
+    /// Rows in bands of 1–9 equal rows, with a lone odd pixel in some rows (a colour of its own,
+    /// often in a row the histogram skips), more than 256 colours, an odd width: each colour has
+    /// one index wherever it is, and the palette stays near every pixel.
+    @Test func eachColourHasOneIndexWhereverItIs() {
         let width = 301, height = 260
         var canvas = Canvas(width: width, height: height, fill: RGBAColor(red: 0, green: 0, blue: 0))
         var band = 0, bandStart = 0
