@@ -13,7 +13,7 @@ struct RowFilter {
     private let assembledIndex: [Int32]
     private let weights: [Float]
     /// Per tile column of the assembled row: the image columns all of whose taps lie in it.
-    let columnsInside: [Range<Int>]
+    private let columnsInside: [Range<Int>]
     /// The source row's pixels as float vectors, converted once per source pixel rather than
     /// once per tap.
     private var assembled: [SIMD4<Float>]

@@ -118,7 +118,8 @@ public enum TileResampler {
         var sumRow = [Float](repeating: 0, count: width * 4)
         // The source rows the image row above was stored from (`storeOpaque`), if it was.
         var storedAbove: ClosedRange<Int>?
-        var repeats = RepeatedColumns(tileColumns: slots)
+        var repeats = RepeatedColumns(
+            width: width, columns: columns, tileColumns: slots, tilePixels: tile, firstColumn: firstColumn * tile)
         sumRow.withUnsafeMutableBufferPointer { sumRow in
             canvas.pixels.withUnsafeMutableBufferPointer { pixels in
                 for imageRow in 0..<height {
@@ -149,7 +150,7 @@ public enum TileResampler {
                     let stores = opaque && opacity == 1 && taps.count <= 3
                     if stores, let above = storedAbove {
                         let spanned = min(above.lowerBound, lowestSource)...max(above.upperBound, highestSource)
-                        repeats.find(spanned: spanned, grid: grid, firstRow: firstRow, tilePixels: tile, inside: filter.columnsInside)
+                        repeats.find(spanned: spanned, grid: grid, firstRow: firstRow)
                     } else {
                         repeats.clear()
                     }
