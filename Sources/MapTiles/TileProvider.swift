@@ -170,18 +170,25 @@ public struct TileImage: Sendable {
     /// resampler filters). A palette tile looks each index up in its float palette.
     @inline(__always)
     public func copyRow(_ row: Int, toFloats destination: UnsafeMutablePointer<SIMD4<Float>>) {
+        copyRow(row, pixels: 0..<width, toFloats: destination)
+    }
+
+    /// Writes pixels `pixels` of row `row` as float vectors to the same positions of
+    /// `destination` (which holds the whole row).
+    @inline(__always)
+    public func copyRow(_ row: Int, pixels: Range<Int>, toFloats destination: UnsafeMutablePointer<SIMD4<Float>>) {
         let count = width
         if isIndexed {
             indices.withUnsafeBufferPointer { indices in
                 floatPalette.withUnsafeBufferPointer { palette in
                     let source = indices.baseAddress! + row * count
-                    for x in 0..<count { destination[x] = palette[Int(source[x])] }
+                    for x in pixels { destination[x] = palette[Int(source[x])] }
                 }
             }
         } else {
             rgba.withUnsafeBufferPointer { source in
                 let start = source.baseAddress! + row * count * 4
-                for x in 0..<count {
+                for x in pixels {
                     let pixel = start + x * 4
                     destination[x] = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
                 }

@@ -118,8 +118,7 @@ public enum TileResampler {
         var sumRow = [Float](repeating: 0, count: width * 4)
         // The source rows the image row above was stored from (`storeOpaque`), if it was.
         var storedAbove: ClosedRange<Int>?
-        var repeats = RepeatedColumns(
-            width: width, columns: columns, tileColumns: slots, tilePixels: tile, firstColumn: firstColumn * tile)
+        var repeats = RepeatedColumns(segments: filter.segments, tilePixels: tile)
         sumRow.withUnsafeMutableBufferPointer { sumRow in
             canvas.pixels.withUnsafeMutableBufferPointer { pixels in
                 for imageRow in 0..<height {
@@ -177,11 +176,12 @@ public enum TileResampler {
     }
 
     /// Copies row `row` of each tile side by side into `assembled`; zeros (transparent) where a
-    /// tile is missing. Marks in `unchanged` each tile whose row equals its row above (a missing
-    /// tile's always does, below its first row); such a tile's pixels are already there when
-    /// `aboveAssembled` (`assembled` holds the source row above). Says what the tiles cover.
+    /// tile is missing. Sets in `unchanged` each tile's eighths that equal its row above
+    /// (`TileImage.segmentsEqualAbove`; all of a missing tile's below its first row); their
+    /// pixels are already there when `aboveAssembled` (`assembled` holds the source row above),
+    /// so only the others are copied. Says what the tiles cover.
     private static func assemble(
-        _ assembled: inout [SIMD4<Float>], unchanged: inout [Bool], aboveAssembled: Bool, tiles: [TileImage?], row: Int, tilePixels: Int
+        _ assembled: inout [SIMD4<Float>], unchanged: inout [UInt8], aboveAssembled: Bool, tiles: [TileImage?], row: Int, tilePixels: Int
     ) -> RowCover {
         var any = false, opaque = true
         assembled.withUnsafeMutableBufferPointer { target in
@@ -190,12 +190,19 @@ public enum TileResampler {
                 if let tile {
                     any = true
                     opaque = opaque && tile.isOpaque
-                    unchanged[slot] = row > 0 && tile.rowEqualsRowAbove(row)
-                    if !(unchanged[slot] && aboveAssembled) { tile.copyRow(row, toFloats: destination) }
+                    let mask = row > 0 ? tile.segmentsEqualAbove(row) : 0
+                    unchanged[slot] = mask
+                    if !aboveAssembled || mask == 0 {
+                        tile.copyRow(row, toFloats: destination)
+                    } else if mask != 0xFF {
+                        for segment in 0..<8 where mask & (1 << UInt8(segment)) == 0 {
+                            tile.copyRow(row, pixels: (segment * tilePixels / 8)..<((segment + 1) * tilePixels / 8), toFloats: destination)
+                        }
+                    }
                 } else {
                     opaque = false
-                    unchanged[slot] = row > 0
-                    if !(unchanged[slot] && aboveAssembled) { destination.update(repeating: .zero, count: tilePixels) }
+                    unchanged[slot] = row > 0 ? 0xFF : 0
+                    if !(row > 0 && aboveAssembled) { destination.update(repeating: .zero, count: tilePixels) }
                 }
             }
         }
