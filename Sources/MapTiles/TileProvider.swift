@@ -150,12 +150,14 @@ public struct TileImage: Sendable {
                 var offset = segment * width / 8 * bytesPerPixel
                 let end = (segment + 1) * width / 8 * bytesPerPixel
                 var differences: UInt64 = 0
-                while offset + 8 <= end {
+                // Stops at the first difference: on true-colour tiles (photos, shaded relief)
+                // nearly every segment differs within its first word.
+                while offset + 8 <= end && differences == 0 {
                     differences |=
                         current.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ above.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                     offset += 8
                 }
-                while offset < end {
+                while offset < end && differences == 0 {
                     differences |= UInt64(current.load(fromByteOffset: offset, as: UInt8.self) ^ above.load(fromByteOffset: offset, as: UInt8.self))
                     offset += 1
                 }
