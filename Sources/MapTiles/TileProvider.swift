@@ -126,13 +126,9 @@ public struct TileImage: Sendable {
         }
     }
 
-    /// Whether row `row` (at least 1) has the same pixels as the row above.
-    @inline(__always)
-    public func rowEqualsRowAbove(_ row: Int) -> Bool { repeatedSegments[row] == 0xFF }
-
     /// Which of row `row`'s eight segments equal the row above (at least 1): bit `s` for pixels
-    /// `s·width/8 ..< (s+1)·width/8`. Finer than `rowEqualsRowAbove`: a road or a border
-    /// crossing a field leaves the rest of its row repeating.
+    /// `s·width/8 ..< (s+1)·width/8` (0xFF: the whole row repeats). Finer than whole rows: a
+    /// road or a border crossing a field leaves the rest of its row repeating.
     @inline(__always)
     public func segmentsEqualAbove(_ row: Int) -> UInt8 { repeatedSegments[row] }
 
