@@ -2,23 +2,25 @@
 /// rows still need them (rows are visited top to bottom, so each is filtered once). One flat
 /// buffer for the ring, allocated once per image.
 ///
-/// Where a tile's row equals its row above, the image columns that draw only from that tile
-/// filter to what the source row above gave: they are copied from it instead (`perf`, a run
-/// over OSM-style tiles: the horizontal pass was 13% of it; a third of such tiles' rows repeat
-/// the row above, four fifths at the closest zooms).
+/// Where an eighth of a tile's row equals its row above (`TileImage.segmentsEqualAbove`), the
+/// image columns that draw only from such eighths filter to what the source row above gave:
+/// they are copied from it instead (`perf`, a run over OSM-style tiles: the horizontal pass was
+/// 13% of it; a third of such tiles' rows repeat the row above whole, four fifths at the
+/// closest zooms, and more in parts).
 struct RowFilter {
     private let width: Int
     private let tapCount: Int
     /// Per image column and tap: the index into the assembled row (pixels).
     private let assembledIndex: [Int32]
     private let weights: [Float]
-    /// Per tile column of the assembled row: the image columns all of whose taps lie in it.
-    private let columnsInside: [Range<Int>]
+    /// Which image columns draw only from which eighths of the assembled row's tiles.
+    let segments: SegmentColumns
     /// The source row's pixels as float vectors, converted once per source pixel rather than
     /// once per tap.
     private var assembled: [SIMD4<Float>]
-    /// Per tile column: whether the row just assembled equals the source row above in it.
-    private var unchanged: [Bool]
+    /// Per tile column: the eighths of it where the row just assembled equals the source row
+    /// above (bit `s` for eighth `s`).
+    private var unchanged: [UInt8]
     /// The source row `assembled` holds.
     private var assembledSource = Int.min
     /// `slots · width` premultiplied RGBA pixels as float vectors, 0...255.
@@ -36,18 +38,9 @@ struct RowFilter {
         let indices = columns.sources.map { Int32($0 - firstColumn) }
         assembledIndex = indices
         weights = columns.weights
-        var inside = [Range<Int>](repeating: 0..<0, count: tileColumns)
-        for column in 0..<width {
-            let lowest = Int(indices[(column * taps)..<(column * taps + taps)].min()!),
-                highest = Int(indices[(column * taps)..<(column * taps + taps)].max()!)
-            let tileColumn = lowest / tilePixels
-            guard highest / tilePixels == tileColumn, tileColumn >= 0, tileColumn < tileColumns else { continue }
-            let range = inside[tileColumn]
-            inside[tileColumn] = range.isEmpty ? column..<(column + 1) : range.lowerBound..<(column + 1)
-        }
-        columnsInside = inside
+        segments = SegmentColumns(width: width, columns: columns, tileColumns: tileColumns, tilePixels: tilePixels, firstColumn: firstColumn)
         assembled = [SIMD4<Float>](repeating: .zero, count: tileColumns * tilePixels)
-        unchanged = [Bool](repeating: false, count: tileColumns)
+        unchanged = [UInt8](repeating: 0, count: tileColumns)
         let slots = rowTapsMost + 1
         rows = [SIMD4<Float>](repeating: .zero, count: slots * width)
         slotSource = Array(repeating: Int.min, count: slots)
@@ -56,10 +49,10 @@ struct RowFilter {
 
     /// The ring slot holding source row `source` filtered to the image's width and what its
     /// tiles cover, or nil when the row has no tile at all. `fill` assembles the row's tiles,
-    /// marks the tile columns whose row equals the row above in the same tile, and says what the
+    /// marks the eighths of each tile column whose row equals the row above, and says what the
     /// tiles cover; its last argument says whether `assembled` holds the source row above (then
     /// an unchanged tile column need not be copied again).
-    mutating func filteredRow(_ source: Int, fill: (inout [SIMD4<Float>], inout [Bool], Bool) -> RowCover) -> (slot: Int, opaque: Bool)? {
+    mutating func filteredRow(_ source: Int, fill: (inout [SIMD4<Float>], inout [UInt8], Bool) -> RowCover) -> (slot: Int, opaque: Bool)? {
         if let slot = slotSource.firstIndex(of: source) { return slotCover[slot] == .none ? nil : (slot, slotCover[slot] == .opaque) }
         let slot = next
         next = (next + 1) % slotSource.count
@@ -68,7 +61,7 @@ struct RowFilter {
         assembledSource = source
         guard slotCover[slot] != .none else { return nil }
         let above = slotSource.firstIndex(of: source - 1).flatMap { $0 != slot && slotCover[$0] != .none ? $0 : nil }
-        let taps = tapCount, width = width
+        let taps = tapCount, width = width, unchanged = unchanged, segments = segments
         assembled.withUnsafeBufferPointer { pixels in
             assembledIndex.withUnsafeBufferPointer { indices in
                 weights.withUnsafeBufferPointer { weights in
@@ -78,10 +71,12 @@ struct RowFilter {
                         var start = 0
                         if let above {
                             let previous = rows.baseAddress! + above * width
-                            for (tileColumn, inside) in columnsInside.enumerated() where unchanged[tileColumn] && !inside.isEmpty {
-                                Self.filter(start..<inside.lowerBound, source, index, weight, taps, into: out)
-                                (out + inside.lowerBound).update(from: previous + inside.lowerBound, count: inside.count)
-                                start = inside.upperBound
+                            segments.forEachRun {
+                                unchanged[$0]
+                            } _: { copied in
+                                Self.filter(start..<copied.lowerBound, source, index, weight, taps, into: out)
+                                (out + copied.lowerBound).update(from: previous + copied.lowerBound, count: copied.count)
+                                start = copied.upperBound
                             }
                         }
                         Self.filter(start..<width, source, index, weight, taps, into: out)

@@ -45,6 +45,8 @@ public struct TileImage: Sendable {
     /// Whether every pixel is opaque (alpha 255): the resampler then sums a row of such tiles
     /// without testing each pixel's alpha.
     public let isOpaque: Bool
+    /// Per row, which eighths of it equal the row above (`segmentsEqualAbove`).
+    private let repeatedSegments: [UInt8]
 
     /// Wraps decoded pixels; `pixels` must hold `width * height * 4` premultiplied bytes.
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt8]) {
@@ -56,6 +58,7 @@ public struct TileImage: Sendable {
         palette = []
         floatPalette = []
         isOpaque = Self.everyAlphaIs255(pixels)
+        repeatedSegments = pixels.withUnsafeBytes { Self.repeatedSegments($0, width: width, height: height, bytesPerPixel: 4) }
     }
 
     /// Wraps a palette tile: `indices` must hold `width * height` bytes and `palette` 256
@@ -74,6 +77,7 @@ public struct TileImage: Sendable {
         // palette are transparent padding that no pixel of a sound tile uses.
         let highest = indices.withUnsafeBufferPointer { indices in indices.reduce(UInt8(0)) { max($0, $1) } }
         isOpaque = palette[0...Int(highest)].allSatisfy { $0 >> 24 == 0xFF }
+        repeatedSegments = indices.withUnsafeBytes { Self.repeatedSegments($0, width: width, height: height, bytesPerPixel: 1) }
     }
 
     /// Whether every pixel of RGBA bytes has alpha 255 (the AND of all pixels keeps alpha's bits
@@ -91,7 +95,7 @@ public struct TileImage: Sendable {
     public var isIndexed: Bool { !indices.isEmpty }
 
     /// Bytes held (for cache bounds).
-    public var byteCount: Int { rgba.count + indices.count + palette.count * 20 }
+    public var byteCount: Int { rgba.count + indices.count + palette.count * 20 + repeatedSegments.count }
 
     /// `width * height * 4` premultiplied bytes (a palette tile is expanded: a copy).
     public var pixels: [UInt8] {
@@ -122,44 +126,67 @@ public struct TileImage: Sendable {
         }
     }
 
-    /// Whether row `row` (at least 1) has the same pixels as the row above.
+    /// Which of row `row`'s eight segments equal the row above (at least 1): bit `s` for pixels
+    /// `s·width/8 ..< (s+1)·width/8` (0xFF: the whole row repeats). Finer than whole rows: a
+    /// road or a border crossing a field leaves the rest of its row repeating.
     @inline(__always)
-    public func rowEqualsRowAbove(_ row: Int) -> Bool {
-        let bytes = isIndexed ? width : width * 4
-        let equal = { (buffer: UnsafeBufferPointer<UInt8>) -> Bool in
-            let current = UnsafeRawPointer(buffer.baseAddress! + row * bytes), above = UnsafeRawPointer(buffer.baseAddress! + (row - 1) * bytes)
-            var offset = 0
-            while offset + 8 <= bytes {
-                if current.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != above.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-                    return false
+    public func segmentsEqualAbove(_ row: Int) -> UInt8 { repeatedSegments[row] }
+
+    /// Per row, its segments equal to the row above (`segmentsEqualAbove`; row 0: none), from
+    /// `height` rows of `width · bytesPerPixel` bytes. Found once when a tile is made (a pass over
+    /// its bytes), not each time a row is drawn: a tile is drawn into many images.
+    private static func repeatedSegments(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerPixel: Int) -> [UInt8] {
+        var masks = [UInt8](repeating: 0, count: height)
+        let rowBytes = width * bytesPerPixel
+        guard height > 1, rowBytes > 0, let base = bytes.baseAddress else { return masks }
+        for row in 1..<height {
+            let current = base + row * rowBytes, above = base + (row - 1) * rowBytes
+            var mask: UInt8 = 0
+            for segment in 0..<8 {
+                var offset = segment * width / 8 * bytesPerPixel
+                let end = (segment + 1) * width / 8 * bytesPerPixel
+                var differences: UInt64 = 0
+                // Stops at the first difference: on true-colour tiles (photos, shaded relief)
+                // nearly every segment differs within its first word.
+                while offset + 8 <= end && differences == 0 {
+                    differences |=
+                        current.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ above.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    offset += 8
                 }
-                offset += 8
+                while offset < end && differences == 0 {
+                    differences |= UInt64(current.load(fromByteOffset: offset, as: UInt8.self) ^ above.load(fromByteOffset: offset, as: UInt8.self))
+                    offset += 1
+                }
+                if differences == 0 { mask |= 1 << UInt8(segment) }
             }
-            while offset < bytes {
-                if current.load(fromByteOffset: offset, as: UInt8.self) != above.load(fromByteOffset: offset, as: UInt8.self) { return false }
-                offset += 1
-            }
-            return true
+            masks[row] = mask
         }
-        return isIndexed ? indices.withUnsafeBufferPointer(equal) : rgba.withUnsafeBufferPointer(equal)
+        return masks
     }
 
     /// Writes row `row` as `width` premultiplied pixels, float vectors of 0...255 (what the
     /// resampler filters). A palette tile looks each index up in its float palette.
     @inline(__always)
     public func copyRow(_ row: Int, toFloats destination: UnsafeMutablePointer<SIMD4<Float>>) {
+        copyRow(row, pixels: 0..<width, toFloats: destination)
+    }
+
+    /// Writes pixels `pixels` of row `row` as float vectors to the same positions of
+    /// `destination` (which holds the whole row).
+    @inline(__always)
+    public func copyRow(_ row: Int, pixels: Range<Int>, toFloats destination: UnsafeMutablePointer<SIMD4<Float>>) {
         let count = width
         if isIndexed {
             indices.withUnsafeBufferPointer { indices in
                 floatPalette.withUnsafeBufferPointer { palette in
                     let source = indices.baseAddress! + row * count
-                    for x in 0..<count { destination[x] = palette[Int(source[x])] }
+                    for x in pixels { destination[x] = palette[Int(source[x])] }
                 }
             }
         } else {
             rgba.withUnsafeBufferPointer { source in
                 let start = source.baseAddress! + row * count * 4
-                for x in 0..<count {
+                for x in pixels {
                     let pixel = start + x * 4
                     destination[x] = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
                 }

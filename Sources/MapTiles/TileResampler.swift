@@ -116,14 +116,20 @@ public enum TileResampler {
         var taps: [(slot: Int, weight: Float)] = []
         var opaque = true
         var sumRow = [Float](repeating: 0, count: width * 4)
+        // The source rows the image row above was stored from (`storeOpaque`), if it was.
+        var storedAbove: ClosedRange<Int>?
+        var repeats = RepeatedColumns(segments: filter.segments, tilePixels: tile)
         sumRow.withUnsafeMutableBufferPointer { sumRow in
             canvas.pixels.withUnsafeMutableBufferPointer { pixels in
                 for imageRow in 0..<height {
                     taps.removeAll(keepingCapacity: true)
                     opaque = true
+                    var lowestSource = Int.max, highestSource = Int.min
                     for tap in rows.taps(of: imageRow) where tap.source >= 0 && tap.source < world {
                         let tileRow = tap.source / tile
                         guard tileRow >= firstRow, tileRow <= lastRow else { continue }
+                        lowestSource = min(lowestSource, tap.source)
+                        highestSource = max(highestSource, tap.source)
                         let filtered = filter.filteredRow(tap.source) { assembled, unchanged, aboveAssembled in
                             assemble(
                                 &assembled, unchanged: &unchanged, aboveAssembled: aboveAssembled, tiles: grid[tileRow - firstRow],
@@ -136,11 +142,30 @@ public enum TileResampler {
                             opaque = false
                         }
                     }
-                    guard !taps.isEmpty else { continue }
+                    guard !taps.isEmpty else {
+                        storedAbove = nil
+                        continue
+                    }
+                    let stores = opaque && opacity == 1 && taps.count <= 3
+                    if stores, let above = storedAbove {
+                        let spanned = min(above.lowerBound, lowestSource)...max(above.upperBound, highestSource)
+                        repeats.find(spanned: spanned, grid: grid, firstRow: firstRow)
+                    } else {
+                        repeats.clear()
+                    }
+                    storedAbove = stores ? lowestSource...highestSource : nil
                     filter.rows.withUnsafeBufferPointer { filtered in
                         let target = pixels.baseAddress! + imageRow * width * 4
-                        if opaque && opacity == 1 && taps.count <= 3 {
-                            storeOpaque(taps, filtered: filtered.baseAddress!, into: target, width: width)
+                        if stores {
+                            // Columns whose every tap row repeats the rows the image row above
+                            // was drawn from are that row's pixels again: copied, not summed.
+                            var start = 0
+                            for copied in repeats.columns {
+                                storeOpaque(taps, filtered: filtered.baseAddress!, into: target, width: width, columns: start..<copied.lowerBound)
+                                (target + copied.lowerBound &* 4).update(from: target + (copied.lowerBound &- width) &* 4, count: copied.count &* 4)
+                                start = copied.upperBound
+                            }
+                            storeOpaque(taps, filtered: filtered.baseAddress!, into: target, width: width, columns: start..<width)
                         } else {
                             blend(taps, filtered: filtered.baseAddress!, into: target, width: width, opacity: opacity, sumRow: sumRow.baseAddress!)
                         }
@@ -151,11 +176,12 @@ public enum TileResampler {
     }
 
     /// Copies row `row` of each tile side by side into `assembled`; zeros (transparent) where a
-    /// tile is missing. Marks in `unchanged` each tile whose row equals its row above (a missing
-    /// tile's always does, below its first row); such a tile's pixels are already there when
-    /// `aboveAssembled` (`assembled` holds the source row above). Says what the tiles cover.
+    /// tile is missing. Sets in `unchanged` each tile's eighths that equal its row above
+    /// (`TileImage.segmentsEqualAbove`; all of a missing tile's below its first row); their
+    /// pixels are already there when `aboveAssembled` (`assembled` holds the source row above),
+    /// so only the others are copied. Says what the tiles cover.
     private static func assemble(
-        _ assembled: inout [SIMD4<Float>], unchanged: inout [Bool], aboveAssembled: Bool, tiles: [TileImage?], row: Int, tilePixels: Int
+        _ assembled: inout [SIMD4<Float>], unchanged: inout [UInt8], aboveAssembled: Bool, tiles: [TileImage?], row: Int, tilePixels: Int
     ) -> RowCover {
         var any = false, opaque = true
         assembled.withUnsafeMutableBufferPointer { target in
@@ -164,12 +190,19 @@ public enum TileResampler {
                 if let tile {
                     any = true
                     opaque = opaque && tile.isOpaque
-                    unchanged[slot] = row > 0 && tile.rowEqualsRowAbove(row)
-                    if !(unchanged[slot] && aboveAssembled) { tile.copyRow(row, toFloats: destination) }
+                    let mask = row > 0 ? tile.segmentsEqualAbove(row) : 0
+                    unchanged[slot] = mask
+                    if !aboveAssembled || mask == 0 {
+                        tile.copyRow(row, toFloats: destination)
+                    } else if mask != 0xFF {
+                        for segment in 0..<8 where mask & (1 << UInt8(segment)) == 0 {
+                            tile.copyRow(row, pixels: (segment * tilePixels / 8)..<((segment + 1) * tilePixels / 8), toFloats: destination)
+                        }
+                    }
                 } else {
                     opaque = false
-                    unchanged[slot] = row > 0
-                    if !(unchanged[slot] && aboveAssembled) { destination.update(repeating: .zero, count: tilePixels) }
+                    unchanged[slot] = row > 0 ? 0xFF : 0
+                    if !(row > 0 && aboveAssembled) { destination.update(repeating: .zero, count: tilePixels) }
                 }
             }
         }
@@ -182,19 +215,23 @@ public enum TileResampler {
     /// to `blend`'s result byte for byte; `perf`: summing into a row of floats, testing its
     /// alpha and then rounding (`sumAndStoreOpaque`) was 16% of a raster run.
     private static func storeOpaque(
-        _ taps: [(slot: Int, weight: Float)], filtered: UnsafePointer<SIMD4<Float>>, into row: UnsafeMutablePointer<UInt8>, width: Int
+        _ taps: [(slot: Int, weight: Float)], filtered: UnsafePointer<SIMD4<Float>>, into row: UnsafeMutablePointer<UInt8>, width: Int,
+        columns: Range<Int>
     ) {
-        let count = width &* 4
-        let a = UnsafeRawPointer(filtered + taps[0].slot &* width).assumingMemoryBound(to: Float.self), first = taps[0].weight
+        guard !columns.isEmpty else { return }
+        let count = columns.count &* 4, row = row + columns.lowerBound &* 4
+        let a = UnsafeRawPointer(filtered + (taps[0].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self), first = taps[0].weight
         switch taps.count {
         case 1:
             for index in 0..<count { row[index] = rounded(first * a[index]) }
         case 2:
-            let b = UnsafeRawPointer(filtered + taps[1].slot &* width).assumingMemoryBound(to: Float.self), second = taps[1].weight
+            let b = UnsafeRawPointer(filtered + (taps[1].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self)
+            let second = taps[1].weight
             for index in 0..<count { row[index] = rounded(first * a[index] + second * b[index]) }
         default:
-            let b = UnsafeRawPointer(filtered + taps[1].slot &* width).assumingMemoryBound(to: Float.self), second = taps[1].weight
-            let c = UnsafeRawPointer(filtered + taps[2].slot &* width).assumingMemoryBound(to: Float.self), third = taps[2].weight
+            let b = UnsafeRawPointer(filtered + (taps[1].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self)
+            let c = UnsafeRawPointer(filtered + (taps[2].slot &* width &+ columns.lowerBound)).assumingMemoryBound(to: Float.self)
+            let second = taps[1].weight, third = taps[2].weight
             for index in 0..<count { row[index] = rounded(first * a[index] + second * b[index] + third * c[index]) }
         }
     }

@@ -8,25 +8,40 @@ import Testing
 @testable import MapTiles
 
 /// `TileResampler`'s shortcuts against what they stand for: columns copied from the source row
-/// above where a tile's rows repeat (`RowFilter`), and tiles that cover every pixel drawn over a
+/// above where a tile's rows repeat (`RowFilter`) and from the image row above (`RepeatedColumns`), and tiles that cover every pixel drawn over a
 /// canvas that was never painted (`FetchedTiles.coversEveryPixel`).
 struct TileResamplerTests {
     /// Palette tiles made in memory: 16 grey levels in a pattern of cells 3 pixels wide and 5
     /// high (four rows in five equal the row above), offset by the tile's column so that
     /// neighbours differ; `missing` tiles are absent.
+    /// With `mixed`, the cells are 5 rows high in the tile's left 96 columns, 2 in the middle
+    /// and 7 from column 200: a row then repeats the row above in some eighths of the tile and
+    /// not in others.
     final class StripeTiles: TileProvider {
         let sourceDescription = TileSourceDescription()
         var missing: Set<TileCoordinate> = []
+        let mixed: Bool, rgba: Bool
         static let palette = (0..<256).map { entry in UInt32(entry % 16 * 17) * 0x0001_0101 | 0xFF00_0000 }
+
+        /// `rgba`: the same pixels as an RGBA tile instead of a palette tile.
+        init(mixed: Bool = false, rgba: Bool = false) {
+            self.mixed = mixed
+            self.rgba = rgba
+        }
 
         func tile(_ coordinate: TileCoordinate) -> TileLookup {
             if missing.contains(coordinate) { return .absent }
-            let indices = (0..<(256 * 256)).map { UInt8(Self.level(x: $0 % 256, y: $0 / 256, tileColumn: coordinate.x)) }
-            return .image(TileImage(width: 256, height: 256, indices: indices, palette: Self.palette))
+            let indices = (0..<(256 * 256)).map { UInt8(Self.level(x: $0 % 256, y: $0 / 256, tileColumn: coordinate.x, mixed: mixed)) }
+            guard rgba else { return .image(TileImage(width: 256, height: 256, indices: indices, palette: Self.palette)) }
+            let pixels = indices.flatMap { index in withUnsafeBytes(of: Self.palette[Int(index)].littleEndian) { Array($0) } }
+            return .image(TileImage(width: 256, height: 256, premultipliedPixels: pixels))
         }
 
         /// The palette index of pixel (`x`, `y`) of a tile in tile column `tileColumn`.
-        static func level(x: Int, y: Int, tileColumn: Int) -> Int { (x / 3 + y / 5 + tileColumn * 5) % 16 }
+        static func level(x: Int, y: Int, tileColumn: Int, mixed: Bool = false) -> Int {
+            let cellHeight = mixed ? (x < 96 ? 5 : x < 200 ? 2 : 7) : 5
+            return (x / 3 + y / cellHeight + tileColumn * 5) % 16
+        }
     }
 
     /// A view `width` pixels wide at continuous zoom `zoom` whose west edge is `west` metres.
@@ -36,13 +51,16 @@ struct TileResamplerTests {
         return Viewport(mapRect: rect, widthPixels: width, heightPixels: height)
     }
 
-    /// Where a tile's row repeats the row above, its columns are copied, not filtered: every pixel
+    /// Where a tile's row repeats the row above, its columns are copied, not filtered, and image
+    /// columns whose tap rows all repeat copy the image row above (`RepeatedColumns`): every pixel
     /// must still be the analytic weighted sum of the source pixels (within rounding), shrinking
-    /// and enlarging, inside tiles and across their edges, on rows that repeat and rows that do not.
-    @Test(arguments: [11.6, 12.2, 12.45])
-    func copiedRowsEqualTheFilteredSum(zoom: Double) throws {
+    /// and enlarging, inside tiles and across their edges, on rows that repeat, rows that do not,
+    /// and rows that repeat in some eighths of a tile only (palette and RGBA tiles).
+    @Test(arguments: [11.6, 12.2, 12.45], [(false, false), (true, false), (true, true)])
+    func copiedRowsEqualTheFilteredSum(zoom: Double, tiling: (mixed: Bool, rgba: Bool)) throws {
         let viewport = view(zoom: zoom, width: 700, height: 300, west: 1234.5)
-        let tiles = StripeTiles()
+        let tiles = StripeTiles(mixed: tiling.mixed, rgba: tiling.rgba)
+        let mixed = tiling.mixed
         var canvas = Canvas(width: 700, height: 300, fill: RGBAColor(red: 200, green: 0, blue: 0, alpha: 255))
         let report = TileResampler.draw(into: &canvas, viewport: viewport, provider: tiles, settings: BasemapSettings(source: "stripes"))
         #expect(report.tiles > 2)
@@ -55,7 +73,7 @@ struct TileResamplerTests {
                 for tap in plan.taps(forPixel: x, origin: plan.originX) {
                     let column = floorModulo(tap.source, plan.worldPixels)
                     for rowTap in rowTaps {
-                        let level = StripeTiles.level(x: column % 256, y: rowTap.source % 256, tileColumn: column / 256)
+                        let level = StripeTiles.level(x: column % 256, y: rowTap.source % 256, tileColumn: column / 256, mixed: mixed)
                         expected += tap.weight * rowTap.weight * Double(level * 17)
                     }
                 }
