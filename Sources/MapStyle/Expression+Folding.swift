@@ -26,7 +26,7 @@ extension Expression {
         let (zoom, feature) = dependencies
         if !zoom && !feature {
             if case .constant = self { return self }
-            return .constant(evaluate(NoFeature?.none, zoom: 0))
+            return .constant(evaluate(NoFeature(), zoom: 0))  // no feature read: `dependencies` says so
         }
         switch self {
         case .all(let operands):

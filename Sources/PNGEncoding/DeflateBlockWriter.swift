@@ -4,48 +4,58 @@ enum DeflateBlockWriter {
     /// The order code-length code lengths are stored in (RFC 1951 §3.2.7).
     private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
-    /// `tokens` as made by `RowDeflater`: a literal byte, or `length << 16` for a distance-1 match.
-    static func zlibStream(tokens: [UInt32], literalFrequencies: [UInt32], adler: UInt32) -> [UInt8] {
-        var writer = BitWriter(capacity: tokens.count + 1024)
-        // CMF 0x78 (deflate, 32 KB window), FLG 0x01 (fastest; 0x7801 is a multiple of 31).
-        writer.bytes.append(0x78)
-        writer.bytes.append(0x01)
+    /// `tokens` as made by `RowDeflater` (`DeflateTokens`), `histogram` their counts by token,
+    /// the end of block's included.
+    static func zlibStream(tokens: UnsafeBufferPointer<UInt16>, histogram: [UInt32], adler: UInt32) -> [UInt8] {
+        let lengthSymbol = DeflateTables.lengthSymbol, lengthExtraBits = DeflateTables.lengthExtraBits, lengthBase = DeflateTables.lengthBase
+        // The literal/length alphabet's frequencies: literals and the end of block as counted,
+        // each match length added to its length symbol's.
+        var literalFrequencies = [UInt32](repeating: 0, count: 286)
+        for symbol in 0...256 { literalFrequencies[symbol] = histogram[symbol] }
+        for length in 3...258 { literalFrequencies[Int(lengthSymbol[length])] += histogram[DeflateTokens.match(length: length)] }
         let literals = HuffmanCode(frequencies: literalFrequencies, maximumLength: 15)
         // Every match has distance 1 (code 0); code 1 pads the distance code to two codes.
         var distanceFrequencies = [UInt32](repeating: 0, count: 30)
         distanceFrequencies[0] = 1
         let distances = HuffmanCode(frequencies: distanceFrequencies, maximumLength: 15)
-        writer.write(1, bits: 1)  // BFINAL
-        writer.write(2, bits: 2)  // BTYPE = dynamic Huffman
-        writeCodeLengths(literals.lengths, distances.lengths, &writer)
 
-        let distanceCode = UInt64(distances.reversedCodes[0]), distanceBits = Int(distances.lengths[0])
-        // Local copies: each read of a static table is a `swift_once` call.
-        let lengthSymbol = DeflateTables.lengthSymbol, lengthExtraBits = DeflateTables.lengthExtraBits, lengthBase = DeflateTables.lengthBase
-        literals.lengths.withUnsafeBufferPointer { lengths in
-            literals.reversedCodes.withUnsafeBufferPointer { codes in
-                for token in tokens {
-                    let length = Int(token >> 16)
-                    if length == 0 {
-                        writer.write(UInt64(codes[Int(token)]), bits: Int(lengths[Int(token)]))
-                        continue
-                    }
-                    let symbol = Int(lengthSymbol[length])
-                    let extraBits = Int(lengthExtraBits[symbol - 257])
-                    let extra = UInt64(length - Int(lengthBase[symbol - 257]))
-                    // One write: code, extra bits, distance code (15 + 5 + 1 bits at most: the
-                    // distance code has two symbols, so one bit).
-                    let codeBits = Int(lengths[symbol])
-                    writer.write(
-                        UInt64(codes[symbol]) | extra << codeBits | distanceCode << (codeBits + extraBits),
-                        bits: codeBits + extraBits + distanceBits)
-                }
-                writer.write(UInt64(codes[256]), bits: Int(lengths[256]))
-            }
+        // Each token's whole code as one table entry: its bits in the low 24 bits, their count in
+        // the high 8. A match is its length symbol's code, its extra bits and the distance code
+        // (15 + 5 + 1 bits at most: the distance code has two symbols, so one bit).
+        var table = [UInt32](repeating: 0, count: DeflateTokens.count)
+        for symbol in 0...256 { table[symbol] = UInt32(literals.reversedCodes[symbol]) | UInt32(literals.lengths[symbol]) << 24 }
+        let distanceCode = UInt32(distances.reversedCodes[0]), distanceBits = UInt32(distances.lengths[0])
+        for length in 3...258 {
+            let symbol = Int(lengthSymbol[length])
+            let extraBits = UInt32(lengthExtraBits[symbol - 257]), extra = UInt32(length - Int(lengthBase[symbol - 257]))
+            let codeBits = UInt32(literals.lengths[symbol])
+            let code = UInt32(literals.reversedCodes[symbol]) | extra << codeBits | distanceCode << (codeBits + extraBits)
+            table[DeflateTokens.match(length: length)] = code | (codeBits + extraBits + distanceBits) << 24
         }
-        writer.flushToByte()
-        for shift in [24, 16, 8, 0] { writer.bytes.append(UInt8(truncatingIfNeeded: adler >> UInt32(shift))) }
-        return writer.bytes
+
+        // At most 24 bits a token, the header's code lengths well under 1 KB.
+        let capacity = 1024 + 3 * tokens.count
+        return [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+            var writer = BitWriter(output.baseAddress!)
+            // CMF 0x78 (deflate, 32 KB window), FLG 0x01 (fastest; 0x7801 is a multiple of 31).
+            writer.write(0x0178, bits: 16)
+            writer.write(1, bits: 1)  // BFINAL
+            writer.write(2, bits: 2)  // BTYPE = dynamic Huffman
+            writeCodeLengths(literals.lengths, distances.lengths, &writer)
+            table.withUnsafeBufferPointer { table in
+                for token in tokens {
+                    let entry = table[Int(token)]
+                    writer.write(UInt64(entry & 0xFF_FFFF), bits: Int(entry >> 24))
+                }
+                let end = table[DeflateTokens.endOfBlock]
+                writer.write(UInt64(end & 0xFF_FFFF), bits: Int(end >> 24))
+            }
+            writer.flushToByte()
+            for shift in [24, 16, 8, 0] { writer.write(UInt64(UInt8(truncatingIfNeeded: adler >> UInt32(shift))), bits: 8) }
+            writer.flushToByte()
+            precondition(writer.count <= capacity, "the stream outgrew its bound")
+            written = writer.count
+        }
     }
 
     /// HLIT, HDIST, HCLEN and the run-length coded code lengths of both codes.
@@ -115,41 +125,38 @@ enum DeflateTables {
     ]
 }
 
-/// LSB-first bit packing (RFC 1951 §3.1.1).
+/// LSB-first bit packing (RFC 1951 §3.1.1) into memory the caller sized.
 struct BitWriter {
-    /// The bytes written so far.
-    var bytes: [UInt8]
+    private let base: UnsafeMutablePointer<UInt8>
+    /// Bytes written so far.
+    private(set) var count = 0
     private var buffer: UInt64 = 0
-    private var count = 0
+    private var bits = 0
 
-    init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-    }
+    /// A writer starting at `base`.
+    init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
 
     /// Appends the low `bits` bits of `value`, at most 32 at once (fewer than 32 are buffered
     /// between calls, so the 64-bit buffer never overflows).
     @inline(__always)
     mutating func write(_ value: UInt64, bits: Int) {
-        buffer |= value << UInt64(count)
-        count += bits
-        if count >= 32 {
-            let word = UInt32(truncatingIfNeeded: buffer)
-            bytes.append(UInt8(truncatingIfNeeded: word))
-            bytes.append(UInt8(truncatingIfNeeded: word >> 8))
-            bytes.append(UInt8(truncatingIfNeeded: word >> 16))
-            bytes.append(UInt8(truncatingIfNeeded: word >> 24))
+        buffer |= value << UInt64(self.bits)
+        self.bits += bits
+        if self.bits >= 32 {
+            UnsafeMutableRawPointer(base + count).storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, as: UInt32.self)
+            count += 4
             buffer >>= 32
-            count -= 32
+            self.bits -= 32
         }
     }
 
     /// Pads with zero bits to a byte boundary and writes what is buffered.
     mutating func flushToByte() {
-        while count > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: buffer))
+        while bits > 0 {
+            base[count] = UInt8(truncatingIfNeeded: buffer)
+            count += 1
             buffer >>= 8
-            count = max(0, count - 8)
+            bits = max(0, bits - 8)
         }
         buffer = 0
     }

@@ -69,7 +69,7 @@ public struct AreaAccumulator: Sendable {
     public mutating func reshape(width: Int, height: Int) {
         precondition(isEmpty, "reshape after resolve")
         let count = (width + 2) * height
-        if cells.count < count { cells = [Float](repeating: 0, count: count) }
+        if cells.count < count { cells = LargeBuffer.zeroed(Float.self, count: count) }
         if rowFirst.count < height {
             rowFirst = [Int32](repeating: Int32.max, count: height)
             rowLast = [Int32](repeating: -1, count: height)

@@ -59,7 +59,7 @@ public struct CoverageMask: Sendable {
     /// (larger or differently shaped) image can show through.
     public mutating func reshape(width: Int, height: Int) {
         precondition(isEmpty && originX == 0 && originY == 0, "only an empty canvas-sized mask is reshaped")
-        if values.count < width * height { values = [UInt8](repeating: 0, count: width * height) }
+        if values.count < width * height { values = LargeBuffer.zeroed(UInt8.self, count: width * height) }
         self.width = width
         self.height = height
         if tracksBlocks { trackBlocks() }

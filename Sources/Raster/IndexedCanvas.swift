@@ -31,7 +31,7 @@ public struct IndexedCanvas: Sendable {
         self.width = width
         self.height = height
         if indices.count < width * height {
-            indices = [UInt8](repeating: 0, count: width * height)
+            indices = LargeBuffer.zeroed(UInt8.self, count: width * height)
         }
         palette.removeAll()
         ranOutOfColors = false

@@ -36,6 +36,7 @@ enum Benchmark {
         if section == "product" { return try ProductBenchmark.run(work: work, runs: runs) }
         if section == "basemap" { return try BasemapBenchmark.run(work: work, trackCount: min(200, runs)) }
         if section == "vector" { return try VectorBenchmark.run(work: work, runs: queueRuns) }
+        if section == "vector-drawing" { return try VectorBenchmark.runDrawingAlone(work: work, passes: queueRuns) }
         if section == "raster" { return try RasterBenchmark.run(work: work, runs: queueRuns) }
         let small = try generate(work + "/run-18000.gpx") { SampleCatalog.benchmarkRun(fixCount: 18_000) }
         let large = try generate(work + "/run-1000000.gpx") { SampleCatalog.benchmarkRun(fixCount: 1_000_000) }

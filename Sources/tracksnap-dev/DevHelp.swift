@@ -36,7 +36,7 @@ enum DevHelp {
         ),
         (
             "bench",
-            "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|vector|raster|readers|queue|listing|overview|overview-map]",
+            "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|vector|vector-drawing|raster|readers|queue|listing|overview|overview-map]",
             "the render and batch benchmarks (make bench; release build)"
         ),
         (

@@ -8,6 +8,20 @@ import ThumbnailCache
 import TileSources
 
 extension VectorBenchmark {
+    /// `bench --section vector-drawing`: the "drawing alone" figure by itself, `passes` times
+    /// (`--queue-runs`), over the tiles and tracks `--section vector` left in WORK/vector: a quick
+    /// comparison of two builds without the runs and Mapnik around it.
+    static func runDrawingAlone(work: String, passes: Int) throws {
+        let folder = work + "/vector", mbtiles = folder + "/liechtenstein.mbtiles"
+        guard FileManager.default.fileExists(atPath: mbtiles) else { throw DevToolError("no \(mbtiles): run bench --section vector first") }
+        let archive = try writeTracks(folder + "/tracks", count: 24)
+        var figures: [Double] = []
+        for _ in 0..<max(1, passes) { figures.append(try drawingAlone(archive: archive, mbtiles: mbtiles)) }
+        print(
+            "TrackSnap vector, drawing alone: \(figures.map { format($0, 1) }.joined(separator: ", ")) ms CPU a track (each the median over the tracks of one pass)"
+        )
+    }
+
     /// The four images of each track drawn in this process, as a worker draws them (the track
     /// decoded, cleaned and simplified, its images drawn and encoded, no files written), over
     /// tiles already in the worker's decoded-tile cache: the scope of Mapnik's figures, which time
