@@ -40,24 +40,32 @@ extension CoverageMask {
             for row in minY...maxY { body(row, minX, maxX) }
             return
         }
-        let columnShift = Self.blockColumnShift, rowShift = Self.blockRowShift
-        let firstBlockRow = minY >> rowShift, lastBlockRow = maxY >> rowShift
-        let firstBlock = minX >> columnShift, lastBlock = maxX >> columnShift
-        for blockRow in firstBlockRow...lastBlockRow {
-            let rowBase = blockRow * blockColumns
-            var block = firstBlock
-            while block <= lastBlock {
-                guard blocks[rowBase + block] != 0 else {
-                    block += 1
-                    continue
-                }
-                var end = block
-                while end < lastBlock, blocks[rowBase + end + 1] != 0 { end += 1 }
-                let first = max(block << columnShift, minX), last = min(((end + 1) << columnShift) - 1, maxX)
-                let top = max(blockRow << rowShift, minY), bottom = min(((blockRow + 1) << rowShift) - 1, maxY)
+        let rowShift = Self.blockRowShift
+        for blockRow in (minY >> rowShift)...(maxY >> rowShift) {
+            let top = max(blockRow << rowShift, minY), bottom = min(((blockRow + 1) << rowShift) - 1, maxY)
+            forEachMarkedRun(blockRow: blockRow) { first, last in
                 for row in top...bottom { body(row, first, last) }
-                block = end + 1
             }
+        }
+    }
+
+    /// Calls `body(first, last)` for each run of marked blocks in block row `blockRow` (neighbours
+    /// merged), as columns clipped to the touched rectangle, left to right.
+    @inlinable
+    func forEachMarkedRun(blockRow: Int, _ body: (_ first: Int, _ last: Int) -> Void) {
+        let columnShift = Self.blockColumnShift
+        let rowBase = blockRow * blockColumns
+        let lastBlock = maxX >> columnShift
+        var block = minX >> columnShift
+        while block <= lastBlock {
+            guard blocks[rowBase + block] != 0 else {
+                block += 1
+                continue
+            }
+            var end = block
+            while end < lastBlock, blocks[rowBase + end + 1] != 0 { end += 1 }
+            body(max(block << columnShift, minX), min(((end + 1) << columnShift) - 1, maxX))
+            block = end + 1
         }
     }
 }
@@ -74,21 +82,8 @@ extension CoverageMask {
             for row in minY...maxY { body(row, minX, maxX) }
             return
         }
-        let columnShift = Self.blockColumnShift, rowShift = Self.blockRowShift
-        let firstBlock = minX >> columnShift, lastBlock = maxX >> columnShift
         for row in minY...maxY {
-            let rowBase = (row >> rowShift) * blockColumns
-            var block = firstBlock
-            while block <= lastBlock {
-                guard blocks[rowBase + block] != 0 else {
-                    block += 1
-                    continue
-                }
-                var end = block
-                while end < lastBlock, blocks[rowBase + end + 1] != 0 { end += 1 }
-                body(row, max(block << columnShift, minX), min(((end + 1) << columnShift) - 1, maxX))
-                block = end + 1
-            }
+            forEachMarkedRun(blockRow: row >> Self.blockRowShift) { first, last in body(row, first, last) }
         }
     }
 }
