@@ -96,14 +96,6 @@ struct ListingOrder {
         bytes.withUnsafeBytes { raw in (0..<count).map { TrackKey(raw, at: Self.magic.count + $0 * Self.recordBytes) } }
     }
 
-    /// The track id of record `index`.
-    func keyHex(_ index: Int) -> String {
-        bytes.withUnsafeBytes { raw in
-            let base = Self.magic.count + index * Self.recordBytes
-            return CacheKeyBytes.hex(raw[base..<(base + 32)])
-        }
-    }
-
     /// Where each key's record is, for looking many up: by the key's first 8 bytes, the whole key
     /// compared on a hit. Made from the records' bytes without a string for any of 100,000 keys
     /// (a dictionary by hex id was a tenth of a second of the short refresh).
