@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "ArchiveOverview", dependencies: ["MapGeometry", "Raster", "PNGEncoding"]),
         // The cache as plain values (keys, the store's files and locks, the listing's record): the
         // listing reads it without linking the renderer.
-        .target(name: "ThumbnailCache", dependencies: ["FileStore", "ContentHash"]),
+        .target(name: "ThumbnailCache", dependencies: ["FileStore", "ContentHash", "JSONDocument"]),
         // The style file: what a run draws (`ThumbnailSettings`, its fingerprint) read from JSON.
         .target(
             name: "StyleFile",
@@ -120,10 +120,11 @@ let package = Package(
         .testTarget(name: "FileStoreTests", dependencies: ["FileStore"]),
         .testTarget(
             name: "StyleFileTests", dependencies: ["StyleFile", "ThumbnailCache", "SnapshotRendering", "Raster", "MapTiles", "TrackSynthesis"]),
-        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "ContentHash"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "ContentHash", "JSONDocument"]),
         .testTarget(name: "ContentHashTests", dependencies: ["ContentHash"]),
         .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Decompression", "JSONDocument", "TrackSynthesis"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle"]),
+        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
         .testTarget(
             name: "VectorMapTests",
             dependencies: ["VectorMap", "VectorTiles", "MapStyle", "MapTiles", "MapGeometry", "Raster", "PNGEncoding", "TrackSynthesis"]),

@@ -62,6 +62,7 @@ extension ListingBuilder {
         scan.catalog.entries.reserveCapacity(catalog.entries.count + 16)
         scan.jobsByKey.reserveCapacity(catalog.entries.count + 16)
         scan.fileTimes.reserveCapacity(catalog.entries.count + 16)
+        var unknown: [(job: String, path: String, status: FileStatus)] = []
         for (job, inode) in try FileStore.listDirectoryWithInodes(queue.layout.done) where !job.hasPrefix(".") {
             // Same name, same inode, no other links: the same bytes (see `ListingCatalog`), no lstat.
             if knownContent[job] == nil, let entry = catalog.entries[job], entry.inode == inode, !entry.isLinked {
@@ -77,12 +78,19 @@ extension ListingBuilder {
             } else if let cached = catalog.contentHex(job: job, status: status) {
                 contentHex = cached
             } else {
-                guard let bytes = try? FileStore.readFile(path) else { continue }
-                contentHex = SHA256.hash(bytes).hex
-                scan.hashed += 1
+                unknown.append((job, path, status))
+                continue
             }
             scan.catalog.record(job: job, status: status, contentHex: contentHex)
             add(job, contentHex: contentHex, modificationNanoseconds: status.modificationNanoseconds, to: &scan)
+        }
+        // Hashed on every core: a cold listing reads 100,000 jobs, mostly waiting on the disk.
+        let hashes = EveryCore.map(unknown) { item in (try? FileStore.readFile(item.path)).map { SHA256.hash($0).hex } }
+        for (item, contentHex) in zip(unknown, hashes) {
+            guard let contentHex else { continue }
+            scan.hashed += 1
+            scan.catalog.record(job: item.job, status: item.status, contentHex: contentHex)
+            add(item.job, contentHex: contentHex, modificationNanoseconds: item.status.modificationNanoseconds, to: &scan)
         }
         return scan
     }
@@ -111,6 +119,7 @@ extension ListingBuilder {
         let previous = listed.cache.entries
         listed.cache.entries = [:]
         listed.cache.entries.reserveCapacity(scan.jobsByKey.count)
+        var pending: [(keyHex: String, source: String, jobs: [String])] = []
         for (keyHex, jobs) in scan.jobsByKey {
             let sortedJobs = jobs.sorted()
             let source = sources[sortedJobs[0]].map { FileStore.split($0).name } ?? sortedJobs[0]
@@ -118,16 +127,26 @@ extension ListingBuilder {
                 listed.cache.entries[keyHex] = entry
                 continue
             }
-            guard let track = listingTrack(keyHex, source: source, jobs: sortedJobs, fileTimes: scan.fileTimes) else {
-                listed.unpublished += jobs.count
+            pending.append((keyHex, source, sortedJobs))
+        }
+        // Reading and decoding the records is most of a cold listing's work (100,000 records).
+        let fileTimes = scan.fileTimes
+        let built = EveryCore.map(pending) { item -> (track: ListingTrack, entry: ListingCache.Entry)? in
+            guard let track = listingTrack(item.keyHex, source: item.source, jobs: item.jobs, fileTimes: fileTimes) else { return nil }
+            let fragments = TrackFragments(track)
+            let entry = ListingCache.Entry(
+                source: item.source, jobs: item.jobs, sortTime: track.sortTime, month: track.month,
+                digest: ListingCache.digest(fragments.json), json: fragments.json[...], card: fragments.card[...])
+            return (track, entry)
+        }
+        for (item, result) in zip(pending, built) {
+            guard let (track, entry) = result else {
+                listed.unpublished += item.jobs.count
                 continue
             }
-            let fragments = TrackFragments(track)
-            listed.cache.entries[keyHex] = ListingCache.Entry(
-                source: source, jobs: sortedJobs, sortTime: track.sortTime, month: track.month,
-                digest: ListingCache.digest(fragments.json), json: fragments.json[...], card: fragments.card[...])
-            listed.cache.added.append(keyHex)
-            listed.built[keyHex] = track
+            listed.cache.entries[item.keyHex] = entry
+            listed.cache.added.append(item.keyHex)
+            listed.built[item.keyHex] = track
         }
         return listed
     }

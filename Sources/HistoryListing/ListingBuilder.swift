@@ -292,12 +292,14 @@ package struct ListingBuilder: Sendable {
             IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card, json: $0.value.json, digest: $0.value.digest)
         }
         let plan = SitePlan(items: items, pageSize: pageSize, manifest: manifest)
-        let detailPages = plan.detailPages.compactMap { page -> SitePlan.File? in
-            guard let entry = listed.cache.entries[page.id],
-                let track = listed.built[page.id] ?? listingTrack(page.id, source: entry.source, jobs: entry.jobs, fileTimes: scan.fileTimes)
+        // On every core: a cold listing renders 100,000 of them.
+        let (entries, built, fileTimes) = (listed.cache.entries, listed.built, scan.fileTimes)
+        let detailPages = EveryCore.map(plan.detailPages) { page -> SitePlan.File? in
+            guard let entry = entries[page.id],
+                let track = built[page.id] ?? listingTrack(page.id, source: entry.source, jobs: entry.jobs, fileTimes: fileTimes)
             else { return nil }
             return SitePlan.File(id: page.id, digest: page.digest, bytes: DetailPage.html(track))
-        }
+        }.compactMap { $0 }
         let applied = try site.apply(
             plan, detailPages: detailPages, manifest: &manifest, sweepingDetails: sweepingDetails, beforeIndexFiles: beforeIndexFiles)
         report.rewrote = true

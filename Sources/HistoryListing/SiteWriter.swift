@@ -144,7 +144,9 @@ struct SiteWriter {
         var applied = Applied()
         for (position, files) in [detailPages, plan.indexFiles, plan.topFiles].enumerated() {
             if position == 1 { try beforeIndexFiles() }
-            try write(files, recordingIn: &manifest)
+            var staged = false
+            if position == 0 { staged = try writeIntoEmptyDetailFolder(files, recordingIn: &manifest) }
+            if !staged { try write(files, recordingIn: &manifest) }
             applied.filesWritten += files.count
             applied.bytesWritten += files.reduce(0) { $0 + $1.bytes.count }
         }

@@ -4,6 +4,11 @@ extension JSONValue {
     /// literal); `/` and everything else as it is. The one JSON string writer: the site's
     /// `index.json` and records, PMTiles metadata and the test tracks' GeoJSON all use it.
     public static func quoted(_ text: String) -> String {
+        // Most text (ids, names, an overview route's letters) has nothing to escape: one pass over
+        // its bytes instead of a scalar-by-scalar copy. 0xE2 leads U+2028 and U+2029 in UTF-8.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

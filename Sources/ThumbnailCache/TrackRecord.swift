@@ -150,7 +150,18 @@ package struct TrackRecord: Sendable, Equatable, Codable {
         key: CacheKey, format: String, bbox: [Double], startLonLat: [Double], segments: Int, fixesDrawn: Int, distanceM: Double, fixes: Int,
         fixesKept: Int, images: [Image]
     ) {
-        id = key.hex
+        self.init(
+            id: key.hex, format: format, bbox: bbox, startLonLat: startLonLat, segments: segments, fixesDrawn: fixesDrawn, distanceM: distanceM,
+            fixes: fixes, fixesKept: fixesKept, images: images)
+    }
+
+    /// A record of the fields every render has, under the id as written (a parsed record keeps
+    /// what it holds, even when that is not a key's 64 hex digits).
+    package init(
+        id: String, format: String, bbox: [Double], startLonLat: [Double], segments: Int, fixesDrawn: Int, distanceM: Double, fixes: Int,
+        fixesKept: Int, images: [Image]
+    ) {
+        self.id = id
         self.format = format
         self.bbox = bbox
         self.startLonLat = startLonLat
@@ -169,10 +180,6 @@ package struct TrackRecord: Sendable, Equatable, Codable {
         return Array((try? encoder.encode(self)) ?? Data())
     }
 
-    /// Parses a record; nil when the bytes are not one.
-    package static func parse(_ bytes: [UInt8]) -> TrackRecord? {
-        try? JSONDecoder().decode(TrackRecord.self, from: Data(bytes))
-    }
 }
 
 /// What `<key>.incomplete.json` holds: why the key's images lack map tiles (for a person reading
