@@ -182,7 +182,11 @@ package struct JobQueue: Sendable {
         // Any ready copy (NAME, or NAME~a1 given back, NAME~a0r1 reaped) came later than this
         // claim: enqueue removed every older one when it staged the version this claim holds.
         let ready = try FileStore.listDirectory(layout.new)
-        if ready.contains(where: { !JobName.isIgnored($0) && JobName.parseReady($0).name == claim.name }) {
+        // A ready copy's name starts with the job's (`parseReady`): that byte test first, as new/
+        // holds the whole run's backlog and each acknowledgement looks through it (parsing every
+        // name was 4% of a one-worker run over 2,000 tracks, `perf`).
+        let name = claim.name.utf8
+        if ready.contains(where: { $0.utf8.starts(with: name) && !JobName.isIgnored($0) && JobName.parseReady($0).name == claim.name }) {
             try FileStore.remove(path(of: claim))
             return false
         }
