@@ -5,27 +5,6 @@ import Darwin
 #endif
 
 extension FileStore {
-    /// Whether a folder holds no entries (a missing folder holds none). Stops at the first entry,
-    /// so asking about a folder of 100,000 files costs one `getdents` call.
-    package static func isEmptyDirectory(_ path: String) throws(FileError) -> Bool {
-        guard let directory = opendir(path) else {
-            if errno == ENOENT { return true }
-            throw FileError("list", path)
-        }
-        defer { closedir(directory) }
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 { throw FileError("list", path) }
-                return true
-            }
-            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
-            }
-            if !isDot { return false }
-        }
-    }
-
     /// Writes a file under a new name (`O_EXCL`: an existing file is an error) with no
     /// temporary, rename or fsync: for a staging folder no reader sees, published whole by
     /// renaming the folder once everything in it is written and synced. On failure the caller
