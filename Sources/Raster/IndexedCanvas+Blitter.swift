@@ -54,24 +54,6 @@ extension IndexedCanvas: Blitter {
             let values = levelsBuffer.baseAddress!
             indices.withUnsafeMutableBufferPointer { indexBuffer in
                 let indices = indexBuffer.baseAddress!
-                /// Blends the pixel at `offset` of ramp level `level` (not 0) and clears its level;
-                /// false when the palette has no room for the result.
-                func blendLevel(_ offset: Int, _ level: Int) -> Bool {
-                    values[offset] = 0
-                    let key = Int(indices[offset]) * levels + level
-                    var entry = blended[key]
-                    if entry == 0 {
-                        let (casing, route) = ramp.coverages(level: level)
-                        var color = palette[Int(indices[offset])]
-                        color = IndexedCanvas.blend(color, casingColor, casing)
-                        color = IndexedCanvas.blend(color, routeColor, route)
-                        guard let index = palette.index(of: color) else { return false }
-                        entry = UInt16(index) + 1
-                        blended[key] = entry
-                    }
-                    indices[offset] = UInt8(entry - 1)
-                    return true
-                }
                 mask.forEachCoveredRunByRow { row, first, last in
                     guard !full else { return }
                     var column = first
@@ -86,29 +68,29 @@ extension IndexedCanvas: Blitter {
                             column += 32
                             continue
                         }
-                        if column + 8 <= last + 1 {
-                            // The word's nonzero levels, found from its bits, left to right (a
-                            // branch per pixel mispredicted along the route's edges, as in `blendRun`).
-                            let word = raw.loadUnaligned(as: UInt64.self)
-                            var bits = word
-                            while bits != 0 {
-                                let shift = bits.trailingZeroBitCount & ~7
-                                bits &= ~(0xFF << UInt64(shift))
-                                guard blendLevel(offset &+ (shift >> 3), Int(truncatingIfNeeded: (word >> UInt64(shift)) & 0xFF)) else {
-                                    full = true
-                                    return
-                                }
-                            }
+                        if column + 8 <= last + 1, raw.loadUnaligned(as: UInt64.self) == 0 {
                             column += 8
                             continue
                         }
                         column += 1
                         let level = Int(values[offset])
                         if level == 0 { continue }
-                        guard blendLevel(offset, level) else {
-                            full = true
-                            return
+                        values[offset] = 0
+                        let key = Int(indices[offset]) * levels + level
+                        var entry = blended[key]
+                        if entry == 0 {
+                            let (casing, route) = ramp.coverages(level: level)
+                            var color = palette[Int(indices[offset])]
+                            color = IndexedCanvas.blend(color, casingColor, casing)
+                            color = IndexedCanvas.blend(color, routeColor, route)
+                            guard let index = palette.index(of: color) else {
+                                full = true
+                                return
+                            }
+                            entry = UInt16(index) + 1
+                            blended[key] = entry
                         }
+                        indices[offset] = UInt8(entry - 1)
                     }
                 }
             }
