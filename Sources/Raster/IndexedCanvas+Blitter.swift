@@ -197,7 +197,17 @@ extension IndexedCanvas: Blitter {
                     column = end
                     continue
                 }
-                for index in column..<(column + 8) { blendPixel(source[index], target + index, table, &blender) }
+                // Only the bytes of coverage 4 and more (step 1 and up: below that a pixel
+                // stays as it is), found from the word's bits, left to right: the edges of thin
+                // lines leave a few such bytes in a word, and testing all eight was a branch
+                // per pixel that the predictor could not learn.
+                var significant = word & 0xFCFC_FCFC_FCFC_FCFC
+                while significant != 0 {
+                    let shift = significant.trailingZeroBitCount & ~7
+                    significant &= ~(0xFF << UInt64(shift))
+                    let index = column &+ (shift >> 3)
+                    blendPixel(UInt8(truncatingIfNeeded: word >> UInt64(shift)), target + index, table, &blender)
+                }
                 if blender.full { return }
                 column += 8
                 continue
