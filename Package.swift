@@ -8,6 +8,14 @@ import PackageDescription
 /// Swift 6 language mode, so strict concurrency checking everywhere.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+/// The release executables' link: `Linker/` holds two linker scripts named like the C++ runtime's
+/// and the unwinder's shared libraries, found before them, that link GCC's static archives
+/// instead. With the Swift runtime static (`--static-swift-stdlib`, every release build), the
+/// process then loads no libstdc++.so and no libgcc_s.so at start: `tracksnap --version` 0.4 ms
+/// faster (docs/performance.md, issue 24 §3). Release only: a debug build links the Swift runtime
+/// as a shared library, which brings its own libstdc++.so.
+let releaseExecutableLinking: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/Linker"], .when(configuration: .release))]
+
 let package = Package(
     name: "TrackSnap",
     products: [
@@ -99,14 +107,16 @@ let package = Package(
             ]),
         .executableTarget(
             name: "tracksnap",
-            dependencies: ["SnapshotRendering", "StyleFile", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles", "MapStyle"]),
+            dependencies: ["SnapshotRendering", "StyleFile", "FileStore", "JobQueue", "BatchRun", "TileSources", "MapTiles", "MapStyle"],
+            linkerSettings: releaseExecutableLinking),
         // Developer tools: sample and benchmark track generation, benchmarks. Not installed for users.
         .executableTarget(
             name: "tracksnap-dev",
             dependencies: [
                 "SnapshotRendering", "TrackFormats", "TrackSynthesis", "FileStore", "ContentHash", "JobQueue", "ThumbnailCache", "StyleFile",
                 "HistoryListing", "BatchRun", "TileSources", "MapTiles", "VectorTiles", "ArchiveOverview", "PNGEncoding", "Raster", "MapGeometry",
-            ]),
+            ],
+            linkerSettings: releaseExecutableLinking),
 
         .testTarget(
             name: "TrackFormatsTests", dependencies: ["TrackFormats", "Decompression", "TrackSynthesis"]),

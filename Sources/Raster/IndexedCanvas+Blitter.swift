@@ -41,7 +41,9 @@ extension IndexedCanvas: Blitter {
         guard !mask.isEmpty else { return }
         let levels = ramp.maximumLevel + 1
         // Palette index + 1 for (old index, level); 0 until first blended.
-        var blended = [UInt16](repeating: 0, count: 256 * levels)
+        let blendedBuffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: 256 * levels)
+        blendedBuffer.initialize(repeating: 0)
+        defer { blendedBuffer.deallocate() }
         var full = false
         let width = mask.width
         // The values are taken out so that the mask's runs (its block map, when it keeps one:
@@ -54,43 +56,66 @@ extension IndexedCanvas: Blitter {
             let values = levelsBuffer.baseAddress!
             indices.withUnsafeMutableBufferPointer { indexBuffer in
                 let indices = indexBuffer.baseAddress!
+                let blended = blendedBuffer.baseAddress!
                 mask.forEachCoveredRunByRow { row, first, last in
                     guard !full else { return }
-                    var column = first
-                    while column <= last {
-                        let offset = row * width + column
-                        // Most of a run is untouched: skip 32 pixels at a time, then 8.
-                        let raw = UnsafeRawPointer(values + offset)
-                        if column + 32 <= last + 1,
-                            raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                                | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0
-                        {
-                            column += 32
-                            continue
-                        }
-                        if column + 8 <= last + 1, raw.loadUnaligned(as: UInt64.self) == 0 {
-                            column += 8
-                            continue
-                        }
-                        column += 1
-                        let level = Int(values[offset])
-                        if level == 0 { continue }
-                        values[offset] = 0
-                        let key = Int(indices[offset]) * levels + level
+                    // One pixel: its level (nonzero) blended over its index, the pair's result
+                    // looked up once for the whole mask; false when the palette is full.
+                    @inline(__always) func blendPixel(_ offset: Int, _ level: Int) -> Bool {
+                        let key = Int(indices[offset]) &* levels &+ level
                         var entry = blended[key]
                         if entry == 0 {
                             let (casing, route) = ramp.coverages(level: level)
                             var color = palette[Int(indices[offset])]
                             color = IndexedCanvas.blend(color, casingColor, casing)
                             color = IndexedCanvas.blend(color, routeColor, route)
-                            guard let index = palette.index(of: color) else {
-                                full = true
-                                return
-                            }
+                            guard let index = palette.index(of: color) else { return false }
                             entry = UInt16(index) + 1
                             blended[key] = entry
                         }
-                        indices[offset] = UInt8(entry - 1)
+                        indices[offset] = UInt8(truncatingIfNeeded: entry &- 1)
+                        return true
+                    }
+                    var column = first
+                    let rowBase = row &* width
+                    while column <= last {
+                        let offset = rowBase &+ column
+                        let raw = UnsafeMutableRawPointer(values + offset)
+                        if column &+ 8 <= last &+ 1 {
+                            // Most of a run is untouched: skip 32 pixels at a time, then 8; a
+                            // word with levels is blended byte by byte from its lowest set byte
+                            // (left to right: the palette grows in pixel order) and zeroed whole.
+                            if column &+ 32 <= last &+ 1,
+                                raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                                    == 0
+                            {
+                                column &+= 32
+                                continue
+                            }
+                            var word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+                            if word != 0 {
+                                raw.storeBytes(of: 0, as: UInt64.self)
+                                repeat {
+                                    let shift = word.trailingZeroBitCount & ~7
+                                    guard blendPixel(offset &+ shift >> 3, Int(truncatingIfNeeded: (word >> UInt64(shift)) & 0xFF)) else {
+                                        full = true
+                                        return
+                                    }
+                                    word &= ~(0xFF << UInt64(shift))
+                                } while word != 0
+                            }
+                            column &+= 8
+                            continue
+                        }
+                        let level = Int(values[offset])
+                        column &+= 1
+                        if level == 0 { continue }
+                        values[offset] = 0
+                        guard blendPixel(offset, level) else {
+                            full = true
+                            return
+                        }
                     }
                 }
             }

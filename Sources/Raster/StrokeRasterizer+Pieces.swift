@@ -62,8 +62,8 @@ struct BandPiece: StrokePiece {
         // Along the segment: 0 ≤ (x − a.x)·ux + py·uy ≤ length.
         if inverseUx != 0 {
             let start = a.x - py * uy * inverseUx, end = a.x + (length - py * uy) * inverseUx
-            lo = min(start, end)
-            hi = max(start, end)
+            lo = smaller(start, end)
+            hi = larger(start, end)
         } else if py * uy < 0 || py * uy > length {
             return nil
         }
@@ -78,8 +78,8 @@ struct BandPiece: StrokePiece {
         var lo = lo, hi = hi
         if inverseUy != 0 {
             let near = a.x + (py * ux - radius) * inverseUy, far = a.x + (py * ux + radius) * inverseUy
-            lo = max(lo, min(near, far))
-            hi = min(hi, max(near, far))
+            lo = larger(lo, smaller(near, far))
+            hi = smaller(hi, larger(near, far))
         } else if abs(py * ux) > radius {
             return nil
         }
@@ -147,9 +147,9 @@ struct ConePiece: StrokePiece {
         var lo = -Double.infinity, hi = Double.infinity
         @inline(__always) func limit(_ cx: Double, _ cy: Double) -> Bool {
             if cx > 1e-12 {
-                lo = max(lo, v.x - dy * cy / cx)
+                lo = larger(lo, v.x - dy * cy / cx)
             } else if cx < -1e-12 {
-                hi = min(hi, v.x - dy * cy / cx)
+                hi = smaller(hi, v.x - dy * cy / cx)
             } else if dy * cy < -1e-12 {
                 return false
             }
@@ -157,12 +157,12 @@ struct ConePiece: StrokePiece {
         }
         guard limit(c1x, c1y), limit(c2x, c2y) else { return nil }
         let half = remaining.squareRoot()
-        let outerSpan = (lo: max(v.x - half, lo), hi: min(v.x + half, hi))
+        let outerSpan = (lo: larger(v.x - half, lo), hi: smaller(v.x + half, hi))
         guard outerSpan.lo <= outerSpan.hi else { return nil }
         let innerRemaining = inner * inner - dy * dy
         guard inner > 0, innerRemaining >= 0 else { return (outerSpan, nil) }
         let innerHalf = innerRemaining.squareRoot()
-        let innerSpan = (lo: max(v.x - innerHalf, lo), hi: min(v.x + innerHalf, hi))
+        let innerSpan = (lo: larger(v.x - innerHalf, lo), hi: smaller(v.x + innerHalf, hi))
         return (outerSpan, innerSpan.lo <= innerSpan.hi ? innerSpan : nil)
     }
 

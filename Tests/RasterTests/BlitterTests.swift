@@ -69,6 +69,52 @@ private func paletteCanvas(width: Int, height: Int) -> IndexedCanvas {
         #expect(canvases[0].expanded().pixels == canvases[1].expanded().pixels)
     }
 
+    @Test func scatteredLevelsBlendIntoThePaletteRowByRowLeftToRight() {
+        // Levels alone and in runs, gaps of every length (and of 32 and more), rows whose width is
+        // no multiple of 8: the blend reads a word at a time, so its order and its tails are
+        // checked against one pixel at a time, row by row, left to right.
+        let ramp = StrokeRamp(routeRadiusPixels: 4, casingRadiusPixels: 6)!
+        let route = RGBAColor(red: 10, green: 108, blue: 255, alpha: 217), casing = RGBAColor(red: 8, green: 48, blue: 107, alpha: 178)
+        let width = 77, height = 6
+        var levels = CoverageMask(width: width, height: height)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for offset in levels.values.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let draw = Int(state >> 33)
+            // Row 2 stays empty but for its last pixel; elsewhere about a third of the pixels.
+            let row = offset / width, column = offset % width
+            if row == 2 ? column == width - 1 : (column < 40 || column > 70) && draw % 3 == 0 {
+                levels.values[offset] = UInt8(1 + draw % ramp.maximumLevel)
+            }
+        }
+        levels.touch(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1)
+        var canvas = paletteCanvas(width: width, height: height)
+        let paper = canvas.index(of: RGBAColor(red: 242, green: 239, blue: 233))!
+        let line = canvas.index(of: RGBAColor(red: 200, green: 190, blue: 170))!
+        for offset in canvas.indices.indices.prefix(width * height) { canvas.indices[offset] = offset % 5 == 0 ? line : paper }
+        var expected = canvas
+        var blended: [Int: UInt8] = [:]
+        for offset in 0..<(width * height) where levels.values[offset] != 0 {
+            let level = Int(levels.values[offset]), key = Int(expected.indices[offset]) * 256 + level
+            if let index = blended[key] {
+                expected.indices[offset] = index
+                continue
+            }
+            let (casingCoverage, routeCoverage) = ramp.coverages(level: level)
+            var color = expected.palette[Int(expected.indices[offset])]
+            color = IndexedCanvas.blend(color, casing, casingCoverage)
+            color = IndexedCanvas.blend(color, route, routeCoverage)
+            let index = expected.index(of: color)!
+            blended[key] = index
+            expected.indices[offset] = index
+        }
+        canvas.blendStroke(levels: &levels, ramp: ramp, routeColor: route, casingColor: casing)
+        #expect(!canvas.ranOutOfColors)
+        #expect(canvas.palette.colors == expected.palette.colors)
+        #expect(canvas.indices == expected.indices)
+        #expect(levels.isEmpty && levels.values.allSatisfy { $0 == 0 })
+    }
+
     @Test func aFullPaletteSaysItRanOutOfColorsUntilReset() {
         var canvas = paletteCanvas(width: 4, height: 1)
         for index in 0..<256 {
