@@ -18,7 +18,6 @@ extension FileStore {
         var entries: [(name: String, inode: UInt64)] = []
         try forEachEntry(path) { bytes, inode in
             if let name = String(validating: bytes, as: UTF8.self), name != ".", name != ".." { entries.append((name, inode)) }
-            return true
         }
         return entries
     }
@@ -32,29 +31,16 @@ extension FileStore {
         try forEachEntry(path) { bytes, _ in
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 notUTF8.append(escapedName(Array(bytes)))
-                return true
+                return
             }
             if name != "." && name != ".." { names.append(name) }
-            return true
         }
         return (names, notUTF8)
     }
 
-    /// Whether a folder holds no entries (a missing folder holds none). Stops at the first entry,
-    /// so asking about a folder of 100,000 files reads one block of it.
-    package static func isEmptyDirectory(_ path: String) throws(FileError) -> Bool {
-        var empty = true
-        try forEachEntry(path) { bytes, _ in
-            let isDot = bytes.count <= 2 && bytes.allSatisfy { $0 == UInt8(ascii: ".") }
-            empty = isDot
-            return isDot
-        }
-        return empty
-    }
-
     /// Calls `body` with each entry's name bytes (valid only during the call) and inode number, in
-    /// the directory's order, until it returns false. A missing directory has no entries.
-    private static func forEachEntry(_ path: String, _ body: (UnsafeBufferPointer<UInt8>, UInt64) -> Bool) throws(FileError) {
+    /// the directory's order. A missing directory has no entries.
+    private static func forEachEntry(_ path: String, _ body: (UnsafeBufferPointer<UInt8>, UInt64) -> Void) throws(FileError) {
         guard let directory = opendir(path) else {
             if errno == ENOENT { return }
             throw FileError("list", path)
@@ -66,14 +52,13 @@ extension FileStore {
                 if errno != 0 { throw FileError("list", path) }
                 return
             }
-            let goOn = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+            withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
                     body(
                         UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))),
                         UInt64(entry.pointee.d_ino))
                 }
             }
-            if !goOn { return }
         }
     }
 

@@ -172,7 +172,7 @@ package enum FileStore {
     }
 
     /// Writes all of `bytes`; returns the errno of a failed write, or nil.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { buffer in
             var written = 0
             while written < buffer.count {

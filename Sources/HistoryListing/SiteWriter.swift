@@ -144,9 +144,7 @@ struct SiteWriter {
         var applied = Applied()
         for (position, files) in [detailPages, plan.indexFiles, plan.topFiles].enumerated() {
             if position == 1 { try beforeIndexFiles() }
-            var staged = false
-            if position == 0 { staged = try writeIntoEmptyDetailFolder(files, recordingIn: &manifest) }
-            if !staged { try write(files, recordingIn: &manifest) }
+            try write(files, recordingIn: &manifest)
             applied.filesWritten += files.count
             applied.bytesWritten += files.reduce(0) { $0 + $1.bytes.count }
         }

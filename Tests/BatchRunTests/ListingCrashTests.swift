@@ -81,12 +81,12 @@ import Testing
 
     /// `tracksnap listing` under strace, killed (SIGKILL) at the `step`-th call of the system
     /// calls in `group`; false when it finished before that.
-    static func listingKilled(_ sandbox: RunSandbox, at group: String, step: Int, pageSize: Int = 2) throws -> Bool {
+    static func listingKilled(_ sandbox: RunSandbox, at group: String, step: Int) throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.strace)
         process.arguments =
             ["-o", "/dev/null", "-e", "inject=\(group):signal=KILL:when=\(step)", "--", RunSandbox.binary]
-            + ["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "\(pageSize)", "--style", sandbox.thumbnailsOnlyStyle]
+            + ["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2", "--style", sandbox.thumbnailsOnlyStyle]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
