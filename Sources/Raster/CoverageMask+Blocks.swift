@@ -77,11 +77,8 @@ extension CoverageMask {
     /// blends).
     @inlinable
     public func forEachCoveredRunByRow(_ body: (_ row: Int, _ first: Int, _ last: Int) -> Void) {
-        guard !isEmpty else { return }
-        guard tracksBlocks else {
-            for row in minY...maxY { body(row, minX, maxX) }
-            return
-        }
+        // Without blocks (or coverage) `forEachCoveredRun` already goes row by row.
+        guard tracksBlocks, !isEmpty else { return forEachCoveredRun(body) }
         for row in minY...maxY {
             forEachMarkedRun(blockRow: row >> Self.blockRowShift) { first, last in body(row, first, last) }
         }
