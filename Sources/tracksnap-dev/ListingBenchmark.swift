@@ -35,13 +35,14 @@ enum ListingBenchmark {
             }
             // The old detail pages are moved aside and deleted after the timing, as a first listing
             // finds no folder of 100,000 pages deleted seconds before: ext4 without a journal (this
-            // machine's disk) skips inodes freed in the last 35 s when it makes new ones, which was
-            // 28% of a cold listing's samples here (`TRACKSNAP_BENCH_COLD_DELETE=1`: deleted first).
+            // machine's disk) skips inodes freed recently when it makes new ones, which was 28–40%
+            // of a cold listing's samples here (`TRACKSNAP_BENCH_COLD_DELETE=1`: deleted first).
             let aside = store.root + "/tracks.deleting-\(getpid())"
             if ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_COLD_DELETE"] == "1" {
                 try? FileManager.default.removeItem(atPath: store.root + "/tracks")
             } else {
                 try? FileManager.default.moveItem(atPath: store.root + "/tracks", toPath: aside)
+                waitOutRecentDeletions(marker: root + "/.deleted-at")
             }
             let before = Cost.now()
             let cold = try timed { report = try builder.refresh(after: occasion) }
@@ -49,6 +50,8 @@ enum ListingBenchmark {
                 "  cold (hash every job, read every record, write every page): \(format(cold, 2)) s (\(Cost.now() - before)), \(report.pagesWritten) files"
             )
             try? FileManager.default.removeItem(atPath: aside)
+            try? FileStore.syncFileSystem(containing: root)
+            try? FileStore.writeAtomically(Array("\(Int(Date().timeIntervalSince1970))\n".utf8), to: root + "/.deleted-at")
         }
         var unchanged: [Double] = [], added: [Double] = [], forced: [Double] = []
         var cost = (unchanged: Cost(), added: Cost(), forced: Cost())
@@ -85,6 +88,26 @@ enum ListingBenchmark {
         )
         let json = (try? FileStore.status(store.root + "/index.json"))??.sizeBytes ?? 0
         print("  index.json \(json / 1000) KB (its parts in index/); \(report.tracks) tracks listed")
+    }
+
+    /// How long a cold timing waits after the previous bench run deleted its 100,000 pages:
+    /// ext4 without a journal passes over an inode freed less than 60 s ago (5 minutes more while
+    /// its inode table block is unwritten, hence the `sync` after deleting) when it allocates one,
+    /// looking each up in the buffer cache (`recently_deleted` in fs/ext4/ialloc.c). Runs back to
+    /// back spent 40% of a cold listing's samples there (15.8 s against 56.4 s for the same binary),
+    /// a cost of this bench's own deletions that no user's first listing pays.
+    static let recentDeletionSeconds = 75
+
+    /// Sleeps until `recentDeletionSeconds` have passed since the time `marker` holds (written when
+    /// the previous run deleted its pages), saying so; nothing when there is no marker or it is old.
+    private static func waitOutRecentDeletions(marker: String) {
+        guard let bytes = try? FileStore.readFile(marker, maximumBytes: 64), let text = String(validating: bytes, as: UTF8.self),
+            let deletedAt = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
+        let wait = deletedAt + recentDeletionSeconds - Int(Date().timeIntervalSince1970)
+        guard wait > 0 else { return }
+        print("  (waiting \(wait) s: the previous run deleted 100,000 pages; ext4 without a journal slows new files for a minute after)")
+        Thread.sleep(forTimeInterval: Double(wait))
     }
 
     /// Jobs `track-N.gpx` in done/ (distinct bytes) and a record per key; existing ones are kept.
