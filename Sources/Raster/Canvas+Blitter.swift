@@ -39,6 +39,11 @@ extension Canvas: Blitter {
         // not for every pixel (`perf`, a raster run: the route's two masks over an RGBA map were
         // 6% of it, mostly that arithmetic and its overflow checks).
         let terms = Self.blendTerms(color)
+        // An opaque colour at full coverage replaces the pixel (the terms give the colour
+        // exactly: keep = 0, and each share rounds to its channel): stored as a word, not
+        // computed per channel. A route's and its casing's masks are mostly full inside.
+        let opaque = color.alpha == 255
+        let solid = (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | UInt32(color.alpha) << 24).littleEndian
         mask.values.withUnsafeBufferPointer { coverage in
             pixels.withUnsafeMutableBufferPointer { pixels in
                 terms.withUnsafeBufferPointer { terms in
@@ -47,13 +52,27 @@ extension Canvas: Blitter {
                         let pixelRow = pixels.baseAddress! + ((row &+ originY) &* canvasWidth &+ originX) &* 4
                         var column = first
                         while column <= last {
-                            // Most of a route's bounding box is uncovered: skip 8 empty pixels at a time.
-                            if column &+ 8 <= last &+ 1, UnsafeRawPointer(coverageRow + column).loadUnaligned(as: UInt64.self) == 0 {
-                                column &+= 8
-                                continue
+                            if column &+ 8 <= last &+ 1 {
+                                // Most of a route's bounding box is uncovered: skip 8 empty pixels
+                                // at a time; 8 full ones of an opaque colour are 8 words.
+                                let eight = UnsafeRawPointer(coverageRow + column).loadUnaligned(as: UInt64.self)
+                                if eight == 0 {
+                                    column &+= 8
+                                    continue
+                                }
+                                if opaque && eight == UInt64.max {
+                                    let target = UnsafeMutableRawPointer(pixelRow + column &* 4)
+                                    for pixel in 0..<8 { target.storeBytes(of: solid, toByteOffset: pixel &* 4, as: UInt32.self) }
+                                    column &+= 8
+                                    continue
+                                }
                             }
                             let c = Int(coverageRow[column])
-                            if c != 0 { Canvas.blendPixel(pixelRow + column &* 4, terms.baseAddress! + c &* 5) }
+                            if c == 255 && opaque {
+                                UnsafeMutableRawPointer(pixelRow + column &* 4).storeBytes(of: solid, as: UInt32.self)
+                            } else if c != 0 {
+                                Canvas.blendPixel(pixelRow + column &* 4, terms.baseAddress! + c &* 5)
+                            }
                             column &+= 1
                         }
                     }

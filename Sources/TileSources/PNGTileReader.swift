@@ -17,6 +17,9 @@ package final class PNGTileReader {
     /// The concatenated IDAT data, then the inflated (filtered) rows: reused.
     private var compressed: [UInt8] = []
     private var filtered: [UInt8] = []
+    /// A palette tile's indices, one byte a pixel, before `TileImage` keeps its distinct rows:
+    /// reused (the cache's tiles are fresh memory, so only their compact form is).
+    private var unpacked: [UInt8] = []
 
     /// A reader with its own libdeflate decompressor.
     package init() {
@@ -96,9 +99,11 @@ package final class PNGTileReader {
             for (entry, alpha) in zip(palette.indices, alphas) { palette[entry] = premultiplied(palette[entry], alpha: alpha) }
             // Indices past the palette (broken tiles) show as transparent, not as a crash.
             palette += [UInt32](repeating: 0, count: 256 - palette.count)
-            return .success(
-                TileImage(
-                    width: width, height: height, indices: indices(rowBytes: rowBytes, width: width, height: height, depth: depth), palette: palette))
+            unpackIndices(rowBytes: rowBytes, width: width, height: height, depth: depth)
+            let image = unpacked.withUnsafeBufferPointer { all in
+                TileImage(width: width, height: height, indices: UnsafeBufferPointer(rebasing: all[0..<(width * height)]), palette: palette)
+            }
+            return .success(image)
         }
         return .success(
             TileImage(width: width, height: height, premultipliedPixels: rgba(rowBytes: rowBytes, width: width, height: height, channels: channels)))
@@ -140,9 +145,11 @@ package final class PNGTileReader {
         }
     }
 
-    /// Palette indices, one byte a pixel, from rows of `depth`-bit indices.
-    private func indices(rowBytes: Int, width: Int, height: Int, depth: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: width * height) { output, initialized in
+    /// Palette indices, one byte a pixel, from rows of `depth`-bit indices, into the first
+    /// `width * height` bytes of `unpacked`.
+    private func unpackIndices(rowBytes: Int, width: Int, height: Int, depth: Int) {
+        if unpacked.count < width * height { unpacked = [UInt8](repeating: 0, count: width * height) }
+        unpacked.withUnsafeMutableBufferPointer { output in
             filtered.withUnsafeBufferPointer { rows in
                 for row in 0..<height {
                     let source = rows.baseAddress! + row * (rowBytes + 1) + 1
@@ -166,7 +173,6 @@ package final class PNGTileReader {
                     }
                 }
             }
-            initialized = width * height
         }
     }
 
