@@ -26,12 +26,21 @@ struct GPXFastPath {
         var i = skipSpace(start)
         guard i + 7 < count, base[i] == UInt8(ascii: "<") else { return nil }
         let nameStart = i + 1
-        guard let nameEnd = findNameEnd(from: nameStart), isPointName(nameStart, nameEnd, routePoint) else { return nil }
         // Attributes up to '>' (quote-aware), lat and lon picked out in the same pass.
         // Each as a numerator and divisor, divided once both are read (see `parsePlainDecimal`).
         var latitude = (numerator: Double.nan, divisor: 1.0), longitude = (numerator: Double.nan, divisor: 1.0)
         var sawLatitude = false, sawLongitude = false
-        i = nameEnd
+        let nameEnd: Int
+        if let plain = plainCoordinates(at: i, routePoint: routePoint) {
+            // The loop below carries on after them, as it would have after reading them itself.
+            (latitude, longitude, sawLatitude, sawLongitude) = (plain.latitude, plain.longitude, true, true)
+            nameEnd = nameStart + 5
+            i = plain.end
+        } else {
+            guard let end = findNameEnd(from: nameStart), isPointName(nameStart, end, routePoint) else { return nil }
+            nameEnd = end
+            i = end
+        }
         while true {
             i = skipSpace(i)
             guard i < count else { return nil }
@@ -176,6 +185,24 @@ struct GPXFastPath {
         if word & 0xFF_FFFF_FFFF == 0x3E_656C_653C { return (start + 4, true) }  // "<ele>"
         if word & 0xFFFF_FFFF_FFFF == 0x3E65_6D69_743C { return (start + 5, false) }  // "<time>"
         return nil
+    }
+
+    /// At `<trkpt lat="…" lon="…"` (`<rtept` for a route point) spelled exactly so, one space
+    /// apart, with both values plain decimals (see `NumberParsing.parsePlainDecimal`): both as
+    /// numerator and divisor, and the offset just past the longitude's closing quote; nil for
+    /// anything else, which the name scan and the attribute loop read. Nearly every device
+    /// writes this opening; it replaces their byte-by-byte name and attribute scans by three
+    /// word compares (the point reader's instructions a fix: 1,380 → 1,080 at 7,200 fixes).
+    @inline(__always)
+    private func plainCoordinates(at start: Int, routePoint: Bool) -> (latitude: (numerator: Double, divisor: Double), longitude: (numerator: Double, divisor: Double), end: Int)? {
+        guard start + 12 <= count,
+            word(at: start) == (routePoint ? 0x6C20_7470_6574_723C : 0x6C20_7470_6B72_743C),  // "<rtept l", "<trkpt l"
+            UInt32(littleEndian: UnsafeRawPointer(base + start + 8).loadUnaligned(as: UInt32.self)) == 0x223D_7461,  // at="
+            let latitude = NumberParsing.parsePlainDecimal(base, start + 12, count), latitude.end + 8 <= count,
+            word(at: latitude.end) & 0xFF_FFFF_FFFF_FFFF == 0x22_3D6E_6F6C_2022,  // " lon="
+            let longitude = NumberParsing.parsePlainDecimal(base, latitude.end + 7, count), base[longitude.end] == UInt8(ascii: "\"")
+        else { return nil }
+        return ((latitude.numerator, latitude.divisor), (longitude.numerator, longitude.divisor), longitude.end + 1)
     }
 
     /// The eight bytes at `start` (which the caller checked are there), the first in the low byte.
