@@ -96,6 +96,21 @@ extension IndexedCanvas: Blitter {
                             var word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
                             if word != 0 {
                                 raw.storeBytes(of: 0, as: UInt64.self)
+                                // Inside a route (most of its pixels) eight equal levels over
+                                // eight equal indices, the map's paper, are one pair: blended
+                                // once, stored as one word. The first pixel is blended first, as
+                                // byte by byte, so the palette grows in the same order.
+                                let under = UnsafeMutableRawPointer(indices + offset)
+                                let pixels = under.loadUnaligned(as: UInt64.self)
+                                if word == (word & 0xFF) &* 0x0101_0101_0101_0101, pixels == (pixels & 0xFF) &* 0x0101_0101_0101_0101 {
+                                    guard blendPixel(offset, Int(truncatingIfNeeded: word & 0xFF)) else {
+                                        full = true
+                                        return
+                                    }
+                                    under.storeBytes(of: UInt64(indices[offset]) &* 0x0101_0101_0101_0101, as: UInt64.self)
+                                    column &+= 8
+                                    continue
+                                }
                                 repeat {
                                     let shift = word.trailingZeroBitCount & ~7
                                     guard blendPixel(offset &+ shift >> 3, Int(truncatingIfNeeded: (word >> UInt64(shift)) & 0xFF)) else {

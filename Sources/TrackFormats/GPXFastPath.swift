@@ -26,12 +26,21 @@ struct GPXFastPath {
         var i = skipSpace(start)
         guard i + 7 < count, base[i] == UInt8(ascii: "<") else { return nil }
         let nameStart = i + 1
-        guard let nameEnd = findNameEnd(from: nameStart), isPointName(nameStart, nameEnd, routePoint) else { return nil }
         // Attributes up to '>' (quote-aware), lat and lon picked out in the same pass.
         // Each as a numerator and divisor, divided once both are read (see `parsePlainDecimal`).
         var latitude = (numerator: Double.nan, divisor: 1.0), longitude = (numerator: Double.nan, divisor: 1.0)
         var sawLatitude = false, sawLongitude = false
-        i = nameEnd
+        let nameEnd: Int, plainName: Bool
+        if let plain = plainCoordinates(at: i, routePoint: routePoint) {
+            // The loop below carries on after them, as it would have after reading them itself.
+            (latitude, longitude, sawLatitude, sawLongitude) = (plain.latitude, plain.longitude, true, true)
+            (nameEnd, plainName) = (nameStart + 5, true)
+            i = plain.end
+        } else {
+            guard let end = findNameEnd(from: nameStart), isPointName(nameStart, end, routePoint) else { return nil }
+            (nameEnd, plainName) = (end, false)
+            i = end
+        }
         while true {
             i = skipSpace(i)
             guard i < count else { return nil }
@@ -93,15 +102,20 @@ struct GPXFastPath {
             guard i + 1 < count, base[i] == UInt8(ascii: "<") else { return nil }  // mixed text: slow path
             let marker = base[i + 1]
             if marker == UInt8(ascii: "/") {
+                if plainName, closes(at: i, routePoint ? 0x3E74_7065_7472_2F3C : 0x3E74_706B_7274_2F3C, length: 8) {  // </rtept>, </trkpt>
+                    return (fix, i + 8)
+                }
                 guard let end = endTag(at: i, matching: nameStart, nameEnd) else { return nil }
                 return (fix, end)
             }
             if marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?") { return nil }
             let childStart = i + 1
-            let childEnd: Int, tagEnd: Int, isElevation: Bool, isTime: Bool
+            let childEnd: Int, tagEnd: Int, isElevation: Bool, isTime: Bool, plainChildName: Bool
             if let plain = plainChild(at: i) {
                 (childEnd, tagEnd, isElevation, isTime) = (plain.nameEnd, plain.nameEnd, plain.isElevation, !plain.isElevation)
+                plainChildName = true
             } else {
+                plainChildName = false
                 guard let nameEnd = findNameEnd(from: childStart) else { return nil }
                 var localStart = childStart
                 for k in childStart..<nameEnd where base[k] == UInt8(ascii: ":") { localStart = k + 1 }
@@ -119,14 +133,16 @@ struct GPXFastPath {
                 base[textEnd] == UInt8(ascii: "<")
             {
                 // A plain number read in the pass that found its end (no '&' or '<' inside).
-                guard let end = endTag(at: textEnd, matching: childStart, childEnd) else { return nil }
+                let closed = plainChildName && closes(at: textEnd, 0x3E65_6C65_2F3C, length: 6)  // </ele>
+                guard let end = closed ? textEnd + 6 : endTag(at: textEnd, matching: childStart, childEnd) else { return nil }
                 fix.elevationMeters = numerator / divisor
                 i = end
             } else if isTime, textStart + 20 < count, base[textStart + 20] == UInt8(ascii: "<"),
                 let seconds = NumberParsing.parseCanonicalUTC(buffer, textStart, textStart + 20, &dayCache)
             {
                 // The canonical layout checks every byte, so none is '&' or '<'.
-                guard let end = endTag(at: textStart + 20, matching: childStart, childEnd) else { return nil }
+                let closed = plainChildName && closes(at: textStart + 20, 0x3E_656D_6974_2F3C, length: 7)  // </time>
+                guard let end = closed ? textStart + 27 : endTag(at: textStart + 20, matching: childStart, childEnd) else { return nil }
                 fix.timeSeconds = seconds
                 i = end
             } else if isElevation || isTime {
@@ -178,10 +194,38 @@ struct GPXFastPath {
         return nil
     }
 
+    /// At `<trkpt lat="…" lon="…"` (`<rtept` for a route point) spelled exactly so, one space
+    /// apart, with both values plain decimals (see `NumberParsing.parsePlainDecimal`): both as
+    /// numerator and divisor, and the offset just past the longitude's closing quote; nil for
+    /// anything else, which the name scan and the attribute loop read. Nearly every device
+    /// writes this opening; it replaces their byte-by-byte name and attribute scans by three
+    /// word compares (the point reader's instructions a fix: 1,380 → 970 at 7,200 fixes).
+    @inline(__always)
+    private func plainCoordinates(
+        at start: Int, routePoint: Bool
+    ) -> (latitude: (numerator: Double, divisor: Double), longitude: (numerator: Double, divisor: Double), end: Int)? {
+        guard start + 12 <= count,
+            word(at: start) == (routePoint ? 0x6C20_7470_6574_723C : 0x6C20_7470_6B72_743C),  // "<rtept l", "<trkpt l"
+            UInt32(littleEndian: UnsafeRawPointer(base + start + 8).loadUnaligned(as: UInt32.self)) == 0x223D_7461,  // at="
+            let latitude = NumberParsing.parsePlainDecimal(base, start + 12, count), latitude.end + 8 <= count,
+            word(at: latitude.end) & 0xFF_FFFF_FFFF_FFFF == 0x22_3D6E_6F6C_2022,  // " lon="
+            let longitude = NumberParsing.parsePlainDecimal(base, latitude.end + 7, count), base[longitude.end] == UInt8(ascii: "\"")
+        else { return nil }
+        return ((latitude.numerator, latitude.divisor), (longitude.numerator, longitude.divisor), longitude.end + 1)
+    }
+
     /// The eight bytes at `start` (which the caller checked are there), the first in the low byte.
     @inline(__always)
     private func word(at start: Int) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether the `length` (at most 8) bytes at `start` are the end tag `tag` (its bytes from
+    /// the low one up): for a name known at compile time, the compare `endTag` builds from the
+    /// name's bytes, where it then returns `start + length` as well.
+    @inline(__always)
+    private func closes(at start: Int, _ tag: UInt64, length: Int) -> Bool {
+        start + 8 <= count && word(at: start) & (length == 8 ? ~0 : (1 << UInt64(8 * length)) - 1) == tag
     }
 
     /// The end of an element name starting at `start`; nil when there is none.

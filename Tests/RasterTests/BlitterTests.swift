@@ -74,24 +74,49 @@ private func paletteCanvas(width: Int, height: Int) -> IndexedCanvas {
         // no multiple of 8: the blend reads a word at a time, so its order and its tails are
         // checked against one pixel at a time, row by row, left to right.
         let ramp = StrokeRamp(routeRadiusPixels: 4, casingRadiusPixels: 6)!
-        let route = RGBAColor(red: 10, green: 108, blue: 255, alpha: 217), casing = RGBAColor(red: 8, green: 48, blue: 107, alpha: 178)
         let width = 77, height = 6
-        var levels = CoverageMask(width: width, height: height)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for offset in levels.values.indices {
+        expectBlendsPixelByPixel(width: width, height: height, ramp: ramp, underIsLine: { $0 % 5 == 0 }) { offset in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let draw = Int(state >> 33)
             // Row 2 stays empty but for its last pixel; elsewhere about a third of the pixels.
             let row = offset / width, column = offset % width
-            if row == 2 ? column == width - 1 : (column < 40 || column > 70) && draw % 3 == 0 {
-                levels.values[offset] = UInt8(1 + draw % ramp.maximumLevel)
+            let drawn = row == 2 ? column == width - 1 : (column < 40 || column > 70) && draw % 3 == 0
+            return drawn ? UInt8(1 + draw % ramp.maximumLevel) : 0
+        }
+    }
+
+    @Test func runsOfOneLevelBlendIntoThePaletteAsPixelByPixel() {
+        // The inside of a route: runs of one level, aligned with the blend's words or not, over
+        // paper alone (one pair a word) and over paper crossed by lines (pixel by pixel), and
+        // levels first met inside such a run.
+        let ramp = StrokeRamp(routeRadiusPixels: 4, casingRadiusPixels: 6)!
+        let width = 83, height = 5
+        expectBlendsPixelByPixel(width: width, height: height, ramp: ramp, underIsLine: { $0 / width == 3 && $0 % 7 == 0 }) { offset in
+            let row = offset / width, column = offset % width
+            switch row {
+            case 0: return column < 64 ? UInt8(ramp.maximumLevel) : 0
+            case 1: return (3..<45).contains(column) ? UInt8(1 + column / 10) : 0
+            case 2: return column >= 8 ? UInt8(ramp.maximumLevel - (column / 16) % 3) : 0
+            default: return column % 20 < 17 ? UInt8(ramp.maximumLevel) : 5
             }
         }
+    }
+
+    /// Fills a mask with `level(offset)` (in offset order) and a palette canvas with paper or, where
+    /// `underIsLine`, a grid line's colour; expects `blendStroke` to give the canvas and palette of
+    /// blending one pixel at a time, row by row, left to right, and to leave the mask empty.
+    private func expectBlendsPixelByPixel(
+        width: Int, height: Int, ramp: StrokeRamp, underIsLine: (Int) -> Bool, level: (Int) -> UInt8
+    ) {
+        let route = RGBAColor(red: 10, green: 108, blue: 255, alpha: 217), casing = RGBAColor(red: 8, green: 48, blue: 107, alpha: 178)
+        var levels = CoverageMask(width: width, height: height)
+        for offset in levels.values.indices { levels.values[offset] = level(offset) }
         levels.touch(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1)
         var canvas = paletteCanvas(width: width, height: height)
         let paper = canvas.index(of: RGBAColor(red: 242, green: 239, blue: 233))!
         let line = canvas.index(of: RGBAColor(red: 200, green: 190, blue: 170))!
-        for offset in canvas.indices.indices.prefix(width * height) { canvas.indices[offset] = offset % 5 == 0 ? line : paper }
+        for offset in canvas.indices.indices.prefix(width * height) { canvas.indices[offset] = underIsLine(offset) ? line : paper }
         var expected = canvas
         var blended: [Int: UInt8] = [:]
         for offset in 0..<(width * height) where levels.values[offset] != 0 {

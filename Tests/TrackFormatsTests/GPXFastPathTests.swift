@@ -71,6 +71,22 @@ import TrackModel
         #"<trkpt lat="1" lon="2"><time>2024-13-01T07:30:00Z</time></trkpt>"#,
         #"<trkpt lat="1" lon="2"><time>2024-05-01T07:30:00+01:00</time><ele>3</ele></trkpt>"#,
         #"<trkpt lat="0.00000000000000000000001" lon="2"/>"#,
+        // Next to the word-compared opening `<trkpt lat="…" lon="…"`.
+        #"<trkpt lat="1" lon="2" lat="3"/>"#,
+        #"<trkpt lat="1" lon="2" lon="3"><ele>5</ele></trkpt>"#,
+        #"<trkpt  lat="1" lon="2"/>"#,
+        #"<trkpt lat="1"  lon="2"/>"#,
+        #"<trkpt lat="1"\#tlon="2"/>"#,
+        #"<trkpt lat='1' lon="2"/>"#,
+        #"<trkpt lat="1" lon='2'/>"#,
+        #"<trkpt lat="1" lon="2'/>"#,
+        #"<trkpt lat="1" lon="2e0"/>"#,
+        #"<trkpt lat="1" lon="-2" note="x"/>"#,
+        #"<trkpt lat="-0" lon="-0.0"><ele>1</ele></trkpt>"#,
+        #"<trkpt lat="1" lonx="2" lon="3"/>"#,
+        #"<trkpt lat="1" lon="2"x="3"/>"#,
+        #"<trkptx lat="1" lon="2"/>"#,
+        #"<rtept lat="1" lon="2"/>"#,
     ])
     func oddPointsReadTheSame(point: String) {
         let file = "<gpx xmlns:p=\"x\"><trk><trkseg>\(point)<trkpt lat=\"1.5\" lon=\"2.5\"/></trkseg></trk></gpx>"
@@ -79,6 +95,20 @@ import TrackModel
         case let (.success(a), .success(b)): #expect(a == b, "\(point)")
         case let (.failure(a), .failure(b)): #expect(a == b, "\(point)")
         default: Issue.record("\(point): fast \(fast) vs slow \(slow)")
+        }
+    }
+
+    /// A file cut after every byte, most cuts inside a point's opening or its numbers: the fast
+    /// path must give up (or read) exactly where the general one does.
+    @Test func truncatedPointsReadTheSame() {
+        let file = Array(#"<gpx><trk><trkseg><trkpt lat="47.5" lon="-8.25"><ele>5</ele></trkpt><trkpt lat="1" lon="2"/></trkseg></trk></gpx>"#.utf8)
+        for length in 0...file.count {
+            let (fast, slow) = both(Array(file[0..<length]))
+            switch (fast, slow) {
+            case let (.success(a), .success(b)): #expect(a == b, "cut at \(length)")
+            case let (.failure(a), .failure(b)): #expect(a == b, "cut at \(length)")
+            default: Issue.record("cut at \(length): fast \(fast) vs slow \(slow)")
+            }
         }
     }
 }

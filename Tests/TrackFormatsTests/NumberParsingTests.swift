@@ -84,4 +84,27 @@ import Testing
         let parsed = Array(text.utf8).withUnsafeBufferPointer { NumberParsing.parseISO8601($0, 0, $0.count) }
         #expect(parsed == nil, "\(text)")
     }
+
+    /// Times read one after another through one cache (the minute and the date kept) give what a
+    /// fresh cache gives each: the same seconds, or nil, whatever came before.
+    @Test func canonicalTimesReadTheSameThroughTheCache() {
+        // First, NUL bytes where a fresh cache's empty minute key is also zero bytes.
+        let texts = [
+            "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0:00Z", "2024-05-01T07:30:00Z", "2024-05-01T07:30:01Z", "2024-05-01T07:30:59Z", "2024-05-01T07:30:60Z",
+            "2024-05-01T07:30:61Z",
+            "2024-05-01T07:30:70Z", "2024-05-01T07:30:0aZ", "2024-05-01T07:30:/0Z", "2024-05-01T07:30-05Z", "2024-05-01T07:30:05Q",
+            "2024-05-01T07:30:05Z", "2024-05-01T07:31:05Z", "2024-05-01T08:30:05Z", "2024-05-02T07:30:05Z", "2024-05-01T07:30:09Z",
+            "2024-05-01T07:60:00Z", "2024-05-01T07:60:01Z", "2024-13-01T07:30:00Z", "2024-13-01T07:30:01Z",
+            "2024-05-01T07:30:00Z", "1970-01-01T00:00:00Z", "1970-01-01T00:00:01Z",
+        ]
+        var cache = NumberParsing.DayCache()
+        for text in texts {
+            let bytes = Array(text.utf8)
+            #expect(bytes.count == 20, "\(text)")
+            let cached = bytes.withUnsafeBufferPointer { NumberParsing.parseCanonicalUTC($0, 0, $0.count, &cache) }
+            let fresh = bytes.withUnsafeBufferPointer { NumberParsing.parseCanonicalUTC($0, 0, $0.count) }
+            #expect(cached == fresh, "\(text)")
+        }
+        #expect(Array("2024-05-01T07:30:59Z".utf8).withUnsafeBufferPointer { NumberParsing.parseCanonicalUTC($0, 0, 20, &cache) } == 1_714_548_659)
+    }
 }
