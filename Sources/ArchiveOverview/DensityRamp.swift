@@ -28,8 +28,9 @@ package struct DensityRamp: Sendable, Equatable {
     /// the largest count exactly changed every pixel's level whenever one street gained a track,
     /// so a new track redrew every tile of a picture (`PictureTiling`); with a step of 2 the top
     /// moves only when the busiest street doubles. The price: the busiest pixel may sit up to one
-    /// step below the top, log(m)/log(2m) of the way (at m = 100 level 42 of 48, at m = 1,000
-    /// level 43), so the darkest few colours show only just after the top has moved. Default: 2.
+    /// step below the top, log(m)/log(2m) of the way (just past a step, 81 tracks under a top of
+    /// 160: level 41 of 48; 641 under 1,280: level 43), so the darkest few colours show only just
+    /// after the top has moved. Default: 2.
     package var topStep: UInt32 = 2
 
     /// The defaults above.

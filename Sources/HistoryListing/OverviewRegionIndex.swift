@@ -79,7 +79,9 @@ struct OverviewRegionIndex {
         func doubles(_ field: String) -> [Double] { field.split(separator: ",").compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:)) }
         for fields in TabSeparated.records(bytes) {
             if fields.count == 3 && fields[0] == "page" {
-                index.pages[fields[1]] = fields[2]
+                // Cut to the 128 bits `RegionPages.digest` keeps, so a page an earlier version
+                // wrote with the whole SHA-256 is not written again for that alone.
+                index.pages[fields[1]] = String(fields[2].prefix(32))
                 continue
             }
             if fields.count == 8 && fields[0] == "region" {

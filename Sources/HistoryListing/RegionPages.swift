@@ -59,7 +59,7 @@ struct RegionPages {
     func digest(ofPage number: Int) -> String {
         var hash = SHA256()
         if number == 0 {
-            hash.update("region page 3 \(perPage)\n\(region.name ?? "")\n")
+            hash.update("region page 2 \(perPage)\n\(region.name ?? "")\n")
             for picture in [region.picture] + region.years.map(\.picture) { hash.update("\(picture)\n") }
             hash.update(frontPager + "\n")
             for (year, link) in yearLinks.sorted(by: { $0.key < $1.key }) { hash.update("\(year) \(link)\n") }
