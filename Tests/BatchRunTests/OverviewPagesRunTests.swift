@@ -133,10 +133,10 @@ import Testing
                 "index/overview.json",
             ], "\(changed.sorted())")
         for stem in [zurichStem, zurichStem + ".2024"] {
-            let tiles = after.keys.filter { $0.hasPrefix("overview/\(stem).t") }
+            let tiles = after.keys.filter { $0.hasPrefix("overview/\(stem).t") && !$0.contains(".thumb") }
             let new = tiles.filter { before[$0] == nil }
             #expect(tiles.count == 24 && !new.isEmpty && new.count < tiles.count, "\(stem): \(new.count) of \(tiles.count) tiles new")
-            #expect(gone.filter { $0.hasPrefix("overview/\(stem).t") }.count == new.count)
+            #expect(gone.filter { $0.hasPrefix("overview/\(stem).t") && !$0.contains(".thumb") }.count == new.count)
         }
         #expect(tilesChanged.allSatisfy { $0.hasPrefix("overview/\(zurichStem).t") || $0.hasPrefix("overview/\(zurichStem).2024.t") })
 
