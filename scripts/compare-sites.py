@@ -28,7 +28,8 @@ import tempfile
 
 KEY = re.compile(r"[0-9a-f]{64}")
 # An overview region's name: the first 16 hex digits of its oldest track's key.
-# It names the region's pictures (overview/<stem>.png, .thumb.png, .<year>.png) and page (region-<stem>.html).
+# It names the region's pictures (overview/<stem>.t<n>-<digest>.png tiles, .thumb.png, .<year>.t…) and page (region-<stem>.html);
+# a tile's digest is of its pixels, so the same pictures have the same tile names in both sites.
 STEM = re.compile(r"(overview/|region-|\"id\":\"|^)([0-9a-f]{16})(?![0-9a-f])")
 
 

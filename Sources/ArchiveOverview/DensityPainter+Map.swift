@@ -138,12 +138,21 @@ extension DensityPainter {
         _ grid: DensityGrid, viewport: Viewport, latitudeDegrees: Double, labelScale: Double, ramp: DensityRamp = DensityRamp(),
         basemap: any OverviewBasemap
     ) throws(PNGError) -> (png: [UInt8], problems: [String]) {
+        let picture = picture(grid, viewport: viewport, latitudeDegrees: latitudeDegrees, labelScale: labelScale, ramp: ramp, basemap: basemap)
+        var encoder = PalettePNGEncoder()
+        return (try encoder.encode(picture.canvas), picture.problems)
+    }
+
+    /// The picture of `grid` over `basemap`'s map of `viewport` as a palette canvas, and the
+    /// map's problems (`OverviewMapPicture.problems`).
+    package static func picture(
+        _ grid: DensityGrid, viewport: Viewport, latitudeDegrees: Double, labelScale: Double, ramp: DensityRamp = DensityRamp(),
+        basemap: any OverviewBasemap
+    ) -> OverviewMapPicture {
         precondition(grid.width == viewport.widthPixels && grid.height == viewport.heightPixels, "the grid is the picture's size")
-        let picture = basemap.draw(viewport: viewport, latitudeDegrees: latitudeDegrees, labelScale: labelScale, mapColors: mapColors(ramp: ramp)) {
+        return basemap.draw(viewport: viewport, latitudeDegrees: latitudeDegrees, labelScale: labelScale, mapColors: mapColors(ramp: ramp)) {
             canvas in
             paintHeat(grid, ramp: ramp, over: &canvas)
         }
-        var encoder = PalettePNGEncoder()
-        return (try encoder.encode(picture.canvas), picture.problems)
     }
 }

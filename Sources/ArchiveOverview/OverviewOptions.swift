@@ -28,6 +28,15 @@ package struct OverviewOptions: Sendable, Equatable {
     /// The most memory a region's counts may take over all its scales, in bytes (4 bytes a
     /// device pixel). Default: 64 MiB.
     package var maximumStateBytes = 64 << 20
+    /// The side of a tile of a region's and a year's picture, in points (`PictureTiling`: each
+    /// tile its own PNG at each scale, so a new track rewrites only the tiles it passes; the
+    /// thumbnails stay whole). Measured at 100,000 tracks (`bench --section listing`, loops of
+    /// 0.6-1.6 km in cities 9 km across): at 320 (4 × 3 tiles a detail picture) a new track
+    /// rewrote one tile of each of its two pictures, 320 KB at @1x and @2x; at 160 (8 × 6) it
+    /// rewrote 8-16 smaller ones, 190-370 KB, but every page, the part and the region index
+    /// name four times the tiles (+180 KB written at each change), so 320 wrote less in all.
+    /// Default: 320.
+    package var tilePoints = 320
 
     /// How far a track's kept route may stray from its cleaned fixes, ground metres (Douglas-
     /// Peucker): under half a device pixel at @2x of a picture at `streetMetersPerPoint`, and it

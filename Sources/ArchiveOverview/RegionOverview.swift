@@ -79,6 +79,23 @@ package struct RegionOverview: Sendable {
             scale: scales[scaleIndex], gridStyle: gridStyle, ramp: ramp)
     }
 
+    /// The picture at `scales[scaleIndex]` as a palette canvas (to be cut into tiles: `PictureTiling`).
+    package func canvas(scaleIndex: Int, gridStyle: GridStyle = GridStyle(), ramp: DensityRamp = DensityRamp()) -> IndexedCanvas {
+        var canvas = IndexedCanvas()
+        DensityPainter.paint(
+            grids[scaleIndex], viewport: frame.viewport(scale: scales[scaleIndex]), latitudeDegrees: frame.latitudeDegrees,
+            scale: scales[scaleIndex], gridStyle: gridStyle, ramp: ramp, into: &canvas)
+        return canvas
+    }
+
+    /// The picture at `scales[scaleIndex]` over `basemap`'s map as a palette canvas, with the
+    /// map's problems; `labelScale` is the picture's nominal scale (`OverviewBasemap.draw`).
+    package func canvas(scaleIndex: Int, labelScale: Double, basemap: any OverviewBasemap, ramp: DensityRamp = DensityRamp()) -> OverviewMapPicture {
+        DensityPainter.picture(
+            grids[scaleIndex], viewport: frame.viewport(scale: scales[scaleIndex]), latitudeDegrees: frame.latitudeDegrees,
+            labelScale: labelScale, ramp: ramp, basemap: basemap)
+    }
+
     /// The picture at `scales[scaleIndex]` over `basemap`'s map as PNG bytes, with the map's
     /// problems; `labelScale` is the picture's nominal scale (`OverviewBasemap.draw`).
     package func png(

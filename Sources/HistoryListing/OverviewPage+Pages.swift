@@ -28,7 +28,7 @@ extension OverviewPage {
         for (region, picture) in shown {
             let link = region.yearLinks[year] ?? region.page + "#y-\(year)"
             let what = (region.name.map { "in " + $0 } ?? "around " + picture.place) + " in \(year)"
-            out += "<figure class=\"region\"><a href=\"\(link)\">" + imageTag(picture.images, alt: altText(picture, of: what), lazy: true)
+            out += "<figure class=\"region\"><a href=\"\(link)\">" + tiledImageTag(picture, alt: altText(picture, of: what), lazy: true)
             out += "</a><figcaption><a href=\"\(link)\">\(e(region.title))</a>: \(picture.summary)</figcaption></figure>\n"
         }
         out += "</main>\n" + PageShell.tail

@@ -7,8 +7,9 @@ import MapGeometry
 /// its page (`OverviewPage.yearHTML`). Plain HTML, no scripts.
 ///
 ///     index/overview.json   {"regions":[
-///                           {"bbox_epsg3857":[…],"distance_m":N,"id":"…","images":[{"height":H,"path":"overview/….png","scale":1,"width":W},…],
-///                            "name":"…" (named regions only),"page":"region-….html","thumbnails":[…as images…],"tracks":N},
+///                           {"bbox_epsg3857":[…],"distance_m":N,"id":"…","images":[{"height":H,"scale":1,"tiles":{"columns":C,
+///                            "paths":["overview/….t0-….png",…],"rows":R,"tile":T},"width":W},…],
+///                            "name":"…" (named regions only),"page":"region-….html","thumbnails":[{"height":H,"path":"overview/….thumb.png","scale":1,"width":W},…],"tracks":N},
 ///                           …
 ///                           ],"tracks":N,"version":3,"years":[
 ///                           {"page":"overview-2024.html","regions":[{"distance_m":N,"id":"…","images":[…],"tracks":N},…],"tracks":N,"year":2024},
@@ -33,12 +34,39 @@ enum OverviewPage {
         /// The scales of the thumbnail's counts, one for each of `scales` (whose suffix its file
         /// takes: `overview/<stem>.thumb@2x.png`); empty for a year's picture, which has none.
         var thumbnailScales: [Double] = []
+        /// The side of the detail image's tiles in points (`OverviewOptions.tilePoints`).
+        var tilePoints: Int
+        /// The digest of each tile of the detail image at each of `scales` (`PictureTiling.digests`),
+        /// which its file's name carries (`tilePath`): a tile whose pixels change gets a new name,
+        /// so a browser never shows one it kept from before. Empty until the picture is drawn.
+        var tileDigests: [[UInt64]] = []
 
         /// Every scale counted, in the images' order: the detail scales, then the thumbnail's.
         var allScales: [Double] { scales + thumbnailScales }
 
-        /// The detail images: path, nominal scale, size in device pixels.
-        var images: [Image] { scales.map { Image(path: imagePath(stem: stem, scale: $0), scale: $0, points: size(1), pixels: size($0)) } }
+        /// How the detail image is cut into tiles.
+        var tiling: PictureTiling { PictureTiling(widthPoints: widthPoints, heightPoints: heightPoints, tilePoints: tilePoints) }
+
+        /// The detail images: nominal scale and size in device pixels, each made of its `tiles`
+        /// (the image as one file is never written).
+        var images: [Image] {
+            scales.indices.map { index in
+                Image(path: "", scale: scales[index], points: size(1), pixels: size(scales[index]), tiles: tiles(scaleIndex: index))
+            }
+        }
+
+        /// The tiles of the detail image at `scales[scaleIndex]`, row by row: path, place and size
+        /// (the place and size in points, the pixels at that scale); none before it is drawn.
+        func tiles(scaleIndex: Int) -> [Tile] {
+            guard scaleIndex < tileDigests.count else { return [] }
+            let tiling = tiling, scale = scales[scaleIndex], pixels = size(scale)
+            return tileDigests[scaleIndex].enumerated().map { index, digest in
+                let points = tiling.pointRect(index)
+                let rect = tiling.pixelRect(index, scale: scale, pixelWidth: pixels.width, pixelHeight: pixels.height)
+                return Tile(
+                    path: tilePath(stem: stem, index: index, digest: digest, scale: scale), points: points, pixels: (rect.width, rect.height))
+            }
+        }
 
         /// The thumbnail images, as `images`.
         var thumbnails: [Image] {
@@ -67,12 +95,24 @@ enum OverviewPage {
 
     /// One image of a picture.
     struct Image {
-        /// Relative to Output/.
+        /// Relative to Output/; empty for a detail image, whose files are its `tiles`.
         var path: String
         /// Device pixels per point, as `srcset` names it.
         var scale: Double
         /// Size in points (CSS pixels) and in device pixels.
         var points: (width: Int, height: Int), pixels: (width: Int, height: Int)
+        /// The tiles a detail image is made of, row by row; empty for a thumbnail (one file).
+        var tiles: [Tile] = []
+    }
+
+    /// One tile of a detail image.
+    struct Tile {
+        /// Relative to Output/.
+        var path: String
+        /// Place and size in points from the picture's top-left corner.
+        var points: (x: Int, y: Int, width: Int, height: Int)
+        /// Size in device pixels.
+        var pixels: (width: Int, height: Int)
     }
 
     /// One region: its picture over every year, its name (style-file regions only) and its
@@ -99,6 +139,14 @@ enum OverviewPage {
         OverviewPublisher.directory + "/" + stem + (thumbnail ? ".thumb" : "") + (scale == 1 ? "" : "@" + JSONText.number(scale) + "x") + ".png"
     }
 
+    /// The path of tile `index` (row by row) of a picture's detail image at `scale`, relative to
+    /// Output/: `overview/<stem>.t<index>-<digest>@2x.png`, the digest in 16 hex digits.
+    static func tilePath(stem: String, index: Int, digest: UInt64, scale: Double) -> String {
+        let hex = String(digest, radix: 16)
+        return OverviewPublisher.directory + "/" + stem + ".t\(index)-" + String(repeating: "0", count: 16 - hex.count) + hex
+            + (scale == 1 ? "" : "@" + JSONText.number(scale) + "x") + ".png"
+    }
+
     /// A region's page, relative to Output/.
     static func regionPagePath(stem: String) -> String { "region-" + stem + ".html" }
 
@@ -112,6 +160,30 @@ enum OverviewPage {
         let srcset = images.map { e($0.path) + " " + JSONText.number($0.scale) + "x" }.joined(separator: ", ")
         return "<img" + (className.map { " class=\"\($0)\"" } ?? "") + " src=\"\(e(first.path))\" srcset=\"\(srcset)\" "
             + "width=\"\(first.points.width)\" height=\"\(first.points.height)\"" + (lazy ? " loading=\"lazy\"" : "") + " alt=\"\(e(alt))\">"
+    }
+
+    /// A picture's detail image as its tiles: a grid of `<img>` (each tile's scales in `srcset`)
+    /// that shows as the one image did, at the picture's size in points and shrunk with the page
+    /// as it was (`SiteStyleSheet`: the columns are fractions of the width, each tile as wide as
+    /// its column, its height from its own size, so no seam opens). The alt text is said once,
+    /// by the grid (`role="img"`); the tiles have none. Plain HTML and CSS: any browser and any
+    /// static server show it.
+    static func tiledImageTag(_ picture: Picture, alt: String, lazy: Bool = false) -> String {
+        let images = picture.images
+        guard let first = images.first, !first.tiles.isEmpty else { return "" }
+        let e = ListingFormat.escape
+        let tiling = picture.tiling
+        let columns = (0..<tiling.columns).map { "\(tiling.pointRect($0).width)fr" }.joined(separator: " ")
+        var out = "<div class=\"tiles\" role=\"img\" aria-label=\"\(e(alt))\" "
+        out += "style=\"width:\(first.points.width)px;grid-template-columns:\(columns)\">"
+        // `src` is the 1x tile, so `srcset` names only the others: a city's pages name hundreds of tiles.
+        for index in first.tiles.indices {
+            let tile = first.tiles[index]
+            let srcset = images.dropFirst().filter { index < $0.tiles.count }.map { e($0.tiles[index].path) + " " + JSONText.number($0.scale) + "x" }
+            out += "<img src=\"\(e(tile.path))\"" + (srcset.isEmpty ? "" : " srcset=\"\(srcset.joined(separator: ", "))\"") + " "
+            out += "width=\"\(tile.points.width)\" height=\"\(tile.points.height)\"" + (lazy ? " loading=\"lazy\"" : "") + " alt=\"\">"
+        }
+        return out + "</div>"
     }
 
     /// The alt text of a heat map.
@@ -160,10 +232,21 @@ enum OverviewPage {
 
     /// `index/overview.json`.
     static func json(_ regions: [Region], years: [Int]) -> [UInt8] {
+        // A detail image names its tiles, row by row, where a thumbnail names its file: each tile is
+        // `tile` device pixels square but the last column's and row's (`PictureTiling`). Paths only,
+        // not a place and size each: the part is written at every change, and a city has 13 pictures
+        // of 24 tiles.
         func images(_ list: [Image]) -> String {
             "["
                 + list.map { image in
-                    "{\"height\":\(image.pixels.height),\"path\":\"\(image.path)\",\"scale\":\(JSONText.number(image.scale)),\"width\":\(image.pixels.width)}"
+                    let size = "\"height\":\(image.pixels.height),"
+                    guard let first = image.tiles.first else {
+                        return "{\(size)\"path\":\"\(image.path)\",\"scale\":\(JSONText.number(image.scale)),\"width\":\(image.pixels.width)}"
+                    }
+                    let columns = image.tiles.prefix { $0.points.y == 0 }.count
+                    let paths = image.tiles.map { "\"" + $0.path + "\"" }.joined(separator: ",")
+                    return "{\(size)\"scale\":\(JSONText.number(image.scale)),\"tiles\":{\"columns\":\(columns),\"paths\":[\(paths)],"
+                        + "\"rows\":\(image.tiles.count / max(columns, 1)),\"tile\":\(first.pixels.width)},\"width\":\(image.pixels.width)}"
                 }.joined(separator: ",") + "]"
         }
         var json = "{\"regions\":["

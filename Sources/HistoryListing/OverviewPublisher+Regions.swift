@@ -40,9 +40,10 @@ extension OverviewPublisher {
         let stem = plan.named?.slug ?? Self.fileStem(plan.id)
         let shape = OverviewPage.Picture(
             stem: stem, trackCount: 0, distanceMeters: 0, widthPoints: plan.frame.widthPoints, heightPoints: plan.frame.heightPoints,
-            mapRect: plan.frame.mapRect, scales: options.scales, thumbnailScales: options.thumbnailScales(for: plan.frame))
+            mapRect: plan.frame.mapRect, scales: options.scales, thumbnailScales: options.thumbnailScales(for: plan.frame),
+            tilePoints: options.tilePoints)
         let mapStamp = basemap?.stamp
-        let digest = OverviewRegionIndex.digest(plan, scales: shape.allScales, basemapStamp: mapStamp)
+        let digest = OverviewRegionIndex.digest(plan, scales: shape.allScales, tilePoints: shape.tilePoints, basemapStamp: mapStamp)
         if work.cardsUnchanged, let kept = keptRegion(plan, stem: stem, digest: digest, work: &work) { return kept }
         var membersByYear: [Int: [String]] = [:]
         var cards: [(id: String, track: ListedTrack)] = []
@@ -61,7 +62,8 @@ extension OverviewPublisher {
             yearShape.stem = stem + ".\(year)"
             yearShape.thumbnailScales = []
             let yearPlan = RegionPlan(id: plan.id, members: membersByYear[year]!, frame: plan.frame, named: plan.named)
-            let yearDigest = OverviewRegionIndex.digest(yearPlan, scales: yearShape.allScales, basemapStamp: mapStamp)
+            let yearDigest = OverviewRegionIndex.digest(
+                yearPlan, scales: yearShape.allScales, tilePoints: yearShape.tilePoints, basemapStamp: mapStamp)
             jobs.append(PictureJob(plan: yearPlan, shape: yearShape, digest: yearDigest))
         }
         let pictures = try publishPictures(jobs, work: &work)
@@ -137,17 +139,20 @@ extension OverviewPublisher {
     func publishPictures(_ jobs: [PictureJob], work: inout Work) throws(FileError) -> [OverviewPage.Picture] {
         var pictures: [OverviewPage.Picture?] = jobs.map { job in
             guard let kept = work.regionIndex.entries[job.shape.stem], kept.digest == job.digest,
-                FileStore.exists(regionsDirectory + "/" + job.shape.stem), imagePaths(job.shape).allSatisfy(FileStore.exists)
+                FileStore.exists(regionsDirectory + "/" + job.shape.stem), imagePaths(kept.picture).allSatisfy(FileStore.exists)
             else { return nil }
             return kept.picture
         }
         let pending = jobs.indices.filter { pictures[$0] == nil }
-        let keptDigests = pending.map { work.regionIndex.entries[jobs[$0].shape.stem]?.digest }
+        let keptEntries = pending.map { work.regionIndex.entries[jobs[$0].shape.stem] }
         let results = Mutex<[Int: Result<DrawnPicture, FileError>]>([:])
         let records = work.records
         DispatchQueue.concurrentPerform(iterations: pending.count) { position in
             let index = pending[position]
-            let result = Result { () throws(FileError) in try drawPicture(jobs[index], keptDigest: keptDigests[position], records: records) }
+            let kept = keptEntries[position]
+            let result = Result { () throws(FileError) in
+                try drawPicture(jobs[index], keptDigest: kept?.digest, keptPicture: kept?.picture, records: records)
+            }
             results.withLock { $0[index] = result }
         }
         let drawn = results.withLock { $0 }
@@ -170,9 +175,10 @@ extension OverviewPublisher {
         return pictures.map { $0! }
     }
 
-    /// The absolute paths of a picture's images, detail then thumbnail (its counts' order).
+    /// The absolute paths of a picture's files: its detail images' tiles (none before it is
+    /// drawn), then its thumbnails.
     func imagePaths(_ shape: OverviewPage.Picture) -> [String] {
-        (shape.images + shape.thumbnails).map { store.root + "/" + $0.path }
+        (shape.images.flatMap { $0.tiles.map(\.path) } + shape.thumbnails.map(\.path)).map { store.root + "/" + $0 }
     }
 
     /// A picture drawn: what the pages show of it, how its counts changed, and why part of its
@@ -181,12 +187,20 @@ extension OverviewPublisher {
 
     /// One picture brought to its plan from its kept counts (`OverviewAtlas.update`), its images
     /// drawn and written, then its counts. Its images are drawn again when its counts changed,
-    /// an image is missing, or (over a map, whose pixels the counts do not decide) the digest
-    /// they were drawn under (`keptDigest`) is not the job's: another map, or one not whole.
-    func drawPicture(_ job: PictureJob, keptDigest: String?, records: SharedRecords) throws(FileError) -> DrawnPicture {
+    /// a file is missing, its tiles are not known (`keptPicture`, as the region index keeps it),
+    /// or (over a map, whose pixels the counts do not decide) the digest they were drawn under
+    /// (`keptDigest`) is not the job's: another map, or one not whole.
+    ///
+    /// Drawn again, a detail image is cut into tiles (`PictureTiling`) and only the tiles whose
+    /// digest names no file yet are encoded and written: a new track changes the tiles it
+    /// passes (the ramp's top moves seldom: `DensityRamp.topStep`), and over a map the map
+    /// under the others is the same too. Tiles no page names any more are removed after the
+    /// pages (`removeStale`), so a page never names a tile that is gone.
+    func drawPicture(
+        _ job: PictureJob, keptDigest: String?, keptPicture: OverviewPage.Picture?, records: SharedRecords
+    ) throws(FileError) -> DrawnPicture {
         let statePath = regionsDirectory + "/" + job.shape.stem
         let journal = CountsJournal(path: journalDirectory + "/" + job.shape.stem)
-        let imagePaths = imagePaths(job.shape)
         var previous = (try? FileStore.readFile(statePath)).flatMap(RegionOverview.init(stateBytes:))
         let journaled = previous == nil ? [] : journal.ids()
         // Taken out of the optional before it is changed: a copy of a city's counts is megabytes.
@@ -199,68 +213,94 @@ extension OverviewPublisher {
         // Drawn over another map (or over the grid) when the kept digest differs and a map is
         // involved now or was then; without a map the counts alone decide the pixels.
         let mapChanged = keptDigest.map { $0 != job.digest } ?? (basemap != nil)
+        var picture = job.shape
+        picture.trackCount = region.trackCount
+        picture.distanceMeters = region.distanceMeters
+        var kept = job.shape
+        kept.tileDigests = keptPicture.map { $0.tiling == job.shape.tiling && $0.scales == job.shape.scales ? $0.tileDigests : [] } ?? []
         var problems: [String] = []
-        if update != .unchanged || mapChanged || !imagePaths.allSatisfy(FileStore.exists) {
-            // The nominal scale of each image (a thumbnail's letters are a 320-point image's).
-            let labelScales = (job.shape.images + job.shape.thumbnails).map(\.scale)
-            var files: [(bytes: [UInt8], path: String)] = []
-            for (index, path) in imagePaths.enumerated() {
+        guard update != .unchanged || mapChanged || kept.tileDigests.isEmpty || !imagePaths(kept).allSatisfy(FileStore.exists) else {
+            picture.tileDigests = kept.tileDigests
+            return (picture, update, problems)
+        }
+        var files: [(bytes: [UInt8], path: String)] = []
+        for (index, scale) in job.shape.scales.enumerated() {
+            var image = region.tiledImage(scaleIndex: index, tilePoints: job.shape.tilePoints, labelScale: scale, basemap: basemap)
+            problems += image.problems.filter { !problems.contains($0) }
+            picture.tileDigests.append(image.digests)
+            for (tile, digest) in image.digests.enumerated() {
+                let path = store.root + "/" + OverviewPage.tilePath(stem: job.shape.stem, index: tile, digest: digest, scale: scale)
+                // A file of this name holds these pixels (written whole by a rename): kept as it is.
+                if FileStore.exists(path) { continue }
                 do {
-                    if let basemap {
-                        let drawn = try region.png(scaleIndex: index, labelScale: labelScales[index], basemap: basemap)
-                        files.append((drawn.png, path))
-                        problems += drawn.problems.filter { !problems.contains($0) }
-                    } else {
-                        files.append((try region.png(scaleIndex: index), path))
-                    }
+                    files.append((try image.png(tile: tile), path))
                 } catch {
                     throw FileError("encode the overview picture", path, code: 0, reason: error.description)
                 }
             }
-            try FileStore.writeAtomically(files)
-            if case .incremental(_, removed: 0) = update, !added.isEmpty, journaled.count + added.count <= journalLimit {
-                try journal.append(added)
-            } else {
-                try FileStore.writeAtomically(region.stateBytes(), to: statePath, permissions: 0o600)
-                try journal.remove()
+        }
+        // The thumbnails stay whole (320×240 points: a few dozen kilobytes), after the detail scales in the counts.
+        for (offset, thumbnail) in job.shape.thumbnails.enumerated() {
+            let path = store.root + "/" + thumbnail.path, scaleIndex = job.shape.scales.count + offset
+            do {
+                if let basemap {
+                    let drawn = try region.png(scaleIndex: scaleIndex, labelScale: thumbnail.scale, basemap: basemap)
+                    files.append((drawn.png, path))
+                    problems += drawn.problems.filter { !problems.contains($0) }
+                } else {
+                    files.append((try region.png(scaleIndex: scaleIndex), path))
+                }
+            } catch {
+                throw FileError("encode the overview picture", path, code: 0, reason: error.description)
             }
         }
-        var picture = job.shape
-        picture.trackCount = region.trackCount
-        picture.distanceMeters = region.distanceMeters
+        try FileStore.writeAtomically(files)
+        if case .incremental(_, removed: 0) = update, !added.isEmpty, journaled.count + added.count <= journalLimit {
+            try journal.append(added)
+        } else {
+            try FileStore.writeAtomically(region.stateBytes(), to: statePath, permissions: 0o600)
+            try journal.remove()
+        }
         return (picture, update, problems)
     }
 
-    /// Whether the page, the part, the pages of `years` and every kept picture's images (and each
-    /// region's page) are on disk; `states` are the names of the kept counts (`<region>` or
-    /// `<region>.<year>`).
+    /// Whether the page, the part, the pages of `years` and every kept picture's files (its tiles
+    /// and thumbnails as the region index names them, and each region's page) are on disk;
+    /// `states` are the names of the kept counts (`<region>` or `<region>.<year>`). A picture the
+    /// index does not know is not there.
     func publishedFilesExist(_ states: [String], years: [Int]) -> Bool {
         let root = store.root + "/"
         guard FileStore.exists(root + Self.pageName), FileStore.exists(root + Self.partPath),
-            years.allSatisfy({ FileStore.exists(root + OverviewPage.yearPagePath($0)) })
+            years.allSatisfy({ FileStore.exists(root + OverviewPage.yearPagePath($0)) }),
+            let files = try? Set(FileStore.listDirectory(root + Self.directory))
         else { return false }
+        let index = OverviewRegionIndex.load(regionIndexPath)
+        let prefix = Self.directory + "/"
         return states.allSatisfy { stem in
             if stem.hasPrefix(".") { return true }
-            let region = !stem.contains(".")
-            return options.scales.allSatisfy { scale in
-                FileStore.exists(root + OverviewPage.imagePath(stem: stem, scale: scale))
-                    && (!region || FileStore.exists(root + OverviewPage.imagePath(stem: stem, scale: scale, thumbnail: true)))
-            } && (!region || FileStore.exists(root + OverviewPage.regionPagePath(stem: stem)))
+            guard let entry = index.entries[stem], !entry.picture.tileDigests.isEmpty else { return false }
+            let picture = entry.picture
+            let paths = picture.images.flatMap { $0.tiles.map(\.path) } + picture.thumbnails.map(\.path)
+            return paths.allSatisfy { $0.hasPrefix(prefix) && files.contains(String($0.dropFirst(prefix.count))) }
+                && (stem.contains(".") || FileStore.exists(root + OverviewPage.regionPagePath(stem: stem)))
         }
     }
 
     /// Removes the pictures, kept counts and pages of regions and years no longer shown: pictures
     /// whose counts are kept and not in `livePictures` (regions merged or emptied, a year a region
-    /// no longer has), region pages not in `liveRegionPages` (file names), year pages not of `years`.
-    func removeStale(livePictures: Set<String>, liveRegionPages: Set<String>, years: Set<Int>, options: OverviewOptions) throws(FileError) {
+    /// no longer has), every image in `overview/` not in `liveImages` (paths relative to Output/:
+    /// the tiles and thumbnails the pages now name; a tile replaced by one of other pixels goes
+    /// here, after the pages that name its successor), region pages not in `liveRegionPages`
+    /// (file names), year pages not of `years`.
+    func removeStale(livePictures: Set<String>, liveImages: Set<String>, liveRegionPages: Set<String>, years: Set<Int>) throws(FileError) {
         let root = store.root + "/"
         for name in try FileStore.listDirectory(regionsDirectory) where !name.hasPrefix(".") && !livePictures.contains(name) {
-            for scale in options.scales {
-                try FileStore.remove(root + OverviewPage.imagePath(stem: name, scale: scale))
-                try FileStore.remove(root + OverviewPage.imagePath(stem: name, scale: scale, thumbnail: true))
-            }
             try FileStore.remove(regionsDirectory + "/" + name)
             try FileStore.remove(journalDirectory + "/" + name)
+        }
+        // By name: a tile a killed refresh wrote and no page names is removed all the same.
+        for name in try FileStore.listDirectory(root + Self.directory) where !name.hasPrefix(".") && name.hasSuffix(".png") {
+            if !liveImages.contains(Self.directory + "/" + name) { try FileStore.remove(root + Self.directory + "/" + name) }
         }
         // By name, not by the kept counts: a page a killed refresh left is removed all the same.
         for name in try FileStore.listDirectory(store.root) where name.hasSuffix(".html") {

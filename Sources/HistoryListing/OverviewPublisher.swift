@@ -50,7 +50,7 @@ package struct OverviewPublisher {
     var journalDirectory: String { stateDirectory + "/added" }
     private var stampPath: String { stateDirectory + "/stamp" }
     private var catalogPath: String { stateDirectory + "/tracks" }
-    private var regionIndexPath: String { stateDirectory + "/regions.index" }
+    var regionIndexPath: String { stateDirectory + "/regions.index" }
     private var namedRegionsPath: String { stateDirectory + "/named-regions" }
 
     /// Cards on a region's page and on each of its numbered pages (`RegionPages`). Default: 60,
@@ -228,7 +228,11 @@ package struct OverviewPublisher {
         for stem in regionIndex.entries.keys where !live.contains(stem) { regionIndex.entries[stem] = nil }
         for stem in regionIndex.regions.keys where !live.contains(stem) { regionIndex.regions[stem] = nil }
         for name in regionIndex.pages.keys where !work.regionPages.contains(name) { regionIndex.pages[name] = nil }
-        try removeStale(livePictures: live, liveRegionPages: work.regionPages, years: years, options: options)
+        let liveImages = Set(
+            shown.flatMap { region in ([region.picture] + region.years.map(\.picture)).flatMap(imagePaths) }.map {
+                String($0.dropFirst(store.root.count + 1))
+            })
+        try removeStale(livePictures: live, liveImages: liveImages, liveRegionPages: work.regionPages, years: years)
         // One batch, the stamp last: a refresh killed before it does the work again.
         var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]
         if let namedRegions, namedRegions != keptNamed { state.append((Self.bytes(of: namedRegions), namedRegionsPath)) }
@@ -248,8 +252,8 @@ package struct OverviewPublisher {
     private static func stampText(_ listed: [TrackKey], inputStamp: String?, options: OverviewOptions, basemapStamp: String?) -> String {
         var hash = SHA256()
         // "3": region pages are paged (`RegionPages`): a site an older version listed gets them
-        // at its next refresh, not at its next new track.
-        hash.update("overview 3 \(options)\n")
+        // at its next refresh, not at its next new track. "4": pictures cut into tiles.
+        hash.update("overview 4 \(options)\n")
         if let basemapStamp { hash.update("basemap \(basemapStamp)\n") }
         if let inputStamp {
             hash.update(inputStamp + "\n")

@@ -7,8 +7,10 @@ import MapGeometry
 /// digest of what the picture is made of (its frame, scales and member tracks), kept in
 /// `Output/.tracksnap/overview/regions.index`: a picture whose plan has the same digest is shown
 /// as it is, without reading its counts (tens of megabytes for a busy city). One line a picture:
-/// `stem \t digest \t tracks \t distance_m \t width_pt \t height_pt \t minX \t minY \t maxX \t maxY \t scales \t thumbnail scales`
-/// (Mercator edges and scales as the bit patterns of their doubles, so they read back exactly);
+/// `stem \t digest \t tracks \t distance_m \t width_pt \t height_pt \t minX \t minY \t maxX \t maxY \t scales \t thumbnail scales \t tiles`
+/// (Mercator edges and scales as the bit patterns of their doubles, so they read back exactly;
+/// `tiles` is the tile side in points, then per scale `;` and the tiles' digests in hex, comma-separated,
+/// which name the tiles' files: an index without them, as an earlier version wrote, draws every picture again);
 /// one line `page \t file \t digest` per region page (its file name under Output/), the digest of what it was written from
 /// (`OverviewPublisher`), so that a page whose tracks did not change is not written again; and one
 /// line `region \t stem \t digest \t years \t one year \t numbered pages \t cards a page \t year links`
@@ -45,12 +47,15 @@ struct OverviewRegionIndex {
 
     /// The digest of a planned region drawn at `scales`, over the map of `basemapStamp`
     /// (`OverviewBasemap.stamp`; nil: over the grid).
-    static func digest(_ plan: RegionPlan, scales: [Double], basemapStamp: String? = nil) -> String {
+    /// `tilePoints` is the detail image's tile side (`OverviewOptions.tilePoints`).
+    static func digest(_ plan: RegionPlan, scales: [Double], tilePoints: Int, basemapStamp: String? = nil) -> String {
         var hash = SHA256()
         if let basemapStamp { hash.update("basemap \(basemapStamp)\n") }
         let frame = plan.frame
         let numbers = [frame.mapRect.minX, frame.mapRect.minY, frame.mapRect.maxX, frame.mapRect.maxY, frame.latitudeDegrees] + scales
-        hash.update("\(frame.widthPoints) \(frame.heightPoints) " + numbers.map { String($0.bitPattern, radix: 16) }.joined(separator: " ") + "\n")
+        hash.update(
+            "\(frame.widthPoints) \(frame.heightPoints) \(tilePoints) " + numbers.map { String($0.bitPattern, radix: 16) }.joined(separator: " ")
+                + "\n")
         // One buffer, hashed once: 40,000 small updates (and a string made for each) cost more than the hashing.
         var lines: [UInt8] = []
         lines.reserveCapacity(plan.members.count * 65)
@@ -74,21 +79,30 @@ struct OverviewRegionIndex {
         func doubles(_ field: String) -> [Double] { field.split(separator: ",").compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:)) }
         for fields in TabSeparated.records(bytes) {
             if fields.count == 3 && fields[0] == "page" {
-                index.pages[fields[1]] = fields[2]
+                // Cut to the 128 bits `RegionPages.digest` keeps, so a page an earlier version
+                // wrote with the whole SHA-256 is not written again for that alone.
+                index.pages[fields[1]] = String(fields[2].prefix(32))
                 continue
             }
             if fields.count == 8 && fields[0] == "region" {
                 index.regions[fields[1]] = summary(fields)
                 continue
             }
-            guard fields.count == 12 else { continue }
+            guard fields.count == 13 else { continue }
             let integers = fields[2...5].compactMap { Int($0) }
             let edges = fields[6...9].compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:))
             let scales = doubles(fields[10]), thumbnailScales = doubles(fields[11])
-            guard integers.count == 4, edges.count == 4, !scales.isEmpty else { continue }
+            let tileFields = fields[12].split(separator: ";", omittingEmptySubsequences: false)
+            let digests = tileFields.dropFirst().map { $0.split(separator: ",").compactMap { UInt64($0, radix: 16) } }
+            guard integers.count == 4, edges.count == 4, !scales.isEmpty, let tilePoints = tileFields.first.flatMap({ Int($0) }), tilePoints > 0,
+                integers[2] > 0, integers[3] > 0, digests.count == scales.count
+            else { continue }
             let picture = OverviewPage.Picture(
                 stem: fields[0], trackCount: integers[0], distanceMeters: integers[1], widthPoints: integers[2], heightPoints: integers[3],
-                mapRect: MapRect(minX: edges[0], minY: edges[1], maxX: edges[2], maxY: edges[3]), scales: scales, thumbnailScales: thumbnailScales)
+                mapRect: MapRect(minX: edges[0], minY: edges[1], maxX: edges[2], maxY: edges[3]), scales: scales, thumbnailScales: thumbnailScales,
+                tilePoints: tilePoints, tileDigests: digests)
+            // A line whose tiles do not cover its picture is left out: the picture is drawn again.
+            guard digests.allSatisfy({ $0.count == picture.tiling.count }) else { continue }
             index.entries[fields[0]] = Entry(digest: fields[1], picture: picture)
         }
         return index
@@ -102,7 +116,8 @@ struct OverviewRegionIndex {
             let numbers = [picture.trackCount, picture.distanceMeters, picture.widthPoints, picture.heightPoints].map(String.init)
             let edges = [rect.minX, rect.minY, rect.maxX, rect.maxY].map { String($0.bitPattern, radix: 16) }
             let scales = [picture.scales, picture.thumbnailScales].map { $0.map { String($0.bitPattern, radix: 16) }.joined(separator: ",") }
-            text += TabSeparated.line([stem, entry.digest] + numbers + edges + scales)
+            let tiles = ([String(picture.tilePoints)] + picture.tileDigests.map { $0.map { String($0, radix: 16) }.joined(separator: ",") })
+            text += TabSeparated.line([stem, entry.digest] + numbers + edges + scales + [tiles.joined(separator: ";")])
         }
         for (stem, digest) in pages.sorted(by: { $0.key < $1.key }) { text += TabSeparated.line(["page", stem, digest]) }
         for (stem, region) in regions.sorted(by: { $0.key < $1.key }) {

@@ -53,6 +53,9 @@ struct RegionPages {
     func range(ofPage number: Int) -> Range<Int> { IndexPages.range(ofPage: number, count: cards.count, pageSize: perPage) }
 
     /// The digest of what page `number` (0: the front page) is made of: changes when its bytes do.
+    /// The first 128 bits of a SHA-256, in hex: the region index keeps one for each of a city's
+    /// hundreds of pages and is written at every change (the whole hash was a quarter of what a
+    /// new track wrote besides the pictures).
     func digest(ofPage number: Int) -> String {
         var hash = SHA256()
         if number == 0 {
@@ -71,7 +74,7 @@ struct RegionPages {
             withUnsafeBytes(of: (Int64(entry.card.year).littleEndian, entry.digest.littleEndian)) { bytes += $0 }
         }
         hash.update(bytes)
-        return hash.finalize().hex
+        return String(hash.finalize().hex.prefix(32))
     }
 
     /// The bytes of page `number` (0: the front page).
@@ -97,7 +100,7 @@ struct RegionPages {
         }
         head += "<main class=\"grid\">\n<h2>\(e(region.title))</h2>\n"
         let what = region.name.map { "in " + $0 } ?? "around " + picture.place
-        head += "<figure class=\"region\">" + OverviewPage.imageTag(picture.images, alt: OverviewPage.altText(picture, of: what))
+        head += "<figure class=\"region\">" + OverviewPage.tiledImageTag(picture, alt: OverviewPage.altText(picture, of: what))
         head += "<figcaption>\(picture.summary) <span class=\"muted\">around \(picture.place)</span></figcaption></figure>\n"
         return document(head: head, range: 0..<min(perPage, cards.count), pager: frontPager)
     }

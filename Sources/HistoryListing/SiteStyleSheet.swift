@@ -40,6 +40,8 @@ enum SiteStyleSheet {
         main.overview img{display:block;max-width:100%;width:auto;height:auto;border-radius:10px;background:var(--line)}
         main.grid figure.region{grid-column:1/-1;margin:0}main.grid figure.region img{display:block;max-width:100%;width:auto;height:auto;border-radius:10px}
         .card img.region{aspect-ratio:auto}h2 a.glance{font-size:.8rem;font-weight:400;margin-left:.5rem}
+        div.tiles{display:grid;max-width:100%;border-radius:10px;overflow:hidden;background:var(--line)}
+        main.grid figure.region div.tiles img,main.overview div.tiles img{display:block;width:100%;max-width:none;height:auto;border-radius:0;background:none}
 
         """
 }

@@ -22,6 +22,23 @@ public struct PalettePNGEncoder: Sendable {
         return try encode(indices: canvas.indices, paletteRGB: paletteRGB, width: canvas.width, height: canvas.height)
     }
 
+    /// Encodes the `width`×`height` pixels of `canvas` whose top-left corner is (`x`, `y`), with
+    /// the canvas's whole palette (one tile of a picture cut into several files: its rows are
+    /// compressed where they lie, no copy is made). The same pixels and palette give the same bytes.
+    public mutating func encode(_ canvas: IndexedCanvas, x: Int, y: Int, width: Int, height: Int) throws(PNGError) -> [UInt8] {
+        guard x >= 0, y >= 0, width > 0, height > 0, x + width <= canvas.width, y + height <= canvas.height else {
+            throw PNGError(
+                operation: "encode", message: "the rectangle \(x),\(y) \(width)×\(height) is not inside the \(canvas.width)×\(canvas.height) canvas")
+        }
+        var paletteRGB: [UInt8] = []
+        paletteRGB.reserveCapacity(canvas.palette.count * 3)
+        for color in canvas.palette.colors { paletteRGB += [color.red, color.green, color.blue] }
+        let stream = canvas.indices.withUnsafeBufferPointer { indices in
+            deflater.compress(indices.baseAddress! + y * canvas.width + x, width: width, height: height, stride: canvas.width)
+        }
+        return try write(stream: stream, paletteRGB: paletteRGB, width: width, height: height)
+    }
+
     /// Encodes an opaque RGBA canvas as a palette PNG: exact when it has at most 256 colours, else
     /// reduced by `PaletteQuantizer` (its stated error). Nil when the canvas is not opaque (then
     /// `PNGEncoder` writes RGBA).
@@ -44,6 +61,13 @@ public struct PalettePNGEncoder: Sendable {
         let stream = indices.withUnsafeBufferPointer { indices in
             deflater.compress(indices.baseAddress!, width: width, height: height, stride: width)
         }
+        return try write(stream: stream, paletteRGB: paletteRGB, width: width, height: height)
+    }
+
+    /// The PNG of a palette image whose zlib stream (`RowDeflater`) is `stream`.
+    private func write(stream: [UInt8], paletteRGB: [UInt8], width: Int, height: Int) throws(PNGError) -> [UInt8] {
+        let paletteCount = paletteRGB.count / 3
+        guard paletteCount > 0, paletteCount <= 256 else { throw PNGError(operation: "encode", message: "an empty palette image") }
         var buffer = tsnap_png_buffer(bytes: nil, count: 0, capacity: 0, failed_allocation: 0)
         defer { tsnap_png_buffer_free(&buffer) }
         var message = [CChar](repeating: 0, count: 256)

@@ -147,18 +147,18 @@ private func degreesEast(_ meters: Double, latitude: Double) -> Double {
     }
 
     @Test func everyLevelOfTheRampKeepsItsOwnColourInThePicture() throws {
-        // Pixels at every count 1...600 (every level reached), read back from the PNG.
-        var grid = DensityGrid(width: 600, height: 2)
-        var tracer = FootprintTracer(width: 600, height: 2)
-        for count in 1...600 {
-            grid.add(tracer.trace([[PixelPoint(x: Double(600 - count) + 0.5, y: 0.5), PixelPoint(x: 599.5, y: 0.5)]]))
+        // Pixels at every count 1...640 (the top of the scale for that largest count: every level reached), read back from the PNG.
+        var grid = DensityGrid(width: 640, height: 2)
+        var tracer = FootprintTracer(width: 640, height: 2)
+        for count in 1...640 {
+            grid.add(tracer.trace([[PixelPoint(x: Double(640 - count) + 0.5, y: 0.5), PixelPoint(x: 599.5, y: 0.5)]]))
         }
-        let viewport = Viewport(mapRect: MapRect(minX: 0, minY: 0, maxX: 600, maxY: 2), widthPixels: 600, heightPixels: 2)
+        let viewport = Viewport(mapRect: MapRect(minX: 0, minY: 0, maxX: 640, maxY: 2), widthPixels: 640, heightPixels: 2)
         let canvas = try PNGDecoder.decode(try DensityPainter.png(grid, viewport: viewport, latitudeDegrees: 0, scale: 1))
         let ramp = DensityRamp(), colors = ramp.palette()
         var levelsSeen: Set<Int> = []
-        for x in 0..<600 {
-            let level = ramp.level(count: grid.count(x: x, y: 0), maximum: 600)
+        for x in 0..<640 {
+            let level = ramp.level(count: grid.count(x: x, y: 0), maximum: 640)
             levelsSeen.insert(level)
             #expect(canvas.color(x: x, y: 0) == colors[level])
         }
@@ -174,8 +174,9 @@ private func degreesEast(_ meters: Double, latitude: Double) -> Double {
         let ramp = DensityRamp()
         #expect(ramp.level(count: 1, maximum: 500) == 1)
         #expect(ramp.level(count: 1, maximum: 500) < ramp.level(count: 2, maximum: 500))
-        #expect(ramp.level(count: 500, maximum: 500) == ramp.levels)
-        #expect(ramp.level(count: 600, maximum: 500) == ramp.levels)
+        // The top is 640 (10 × 2⁶, `DensityRamp.topStep`): the largest count sits just below the last level.
+        #expect(ramp.level(count: 500, maximum: 500) >= ramp.levels - 3 && ramp.level(count: 500, maximum: 500) < ramp.levels)
+        #expect(ramp.level(count: 640, maximum: 500) == ramp.levels && ramp.level(count: 700, maximum: 500) == ramp.levels)
         // Log-like: two tracks are a tenth of the way up at 500, far above the linear 2/500.
         #expect(ramp.level(count: 2, maximum: 500) > ramp.levels / 10)
         // A few tracks are not drawn all in the hottest colour.

@@ -39,6 +39,13 @@ import Testing
         // land inside the overview's update.
         let overviewBefore = try Self.publishedFiles(listedFive).filter { $0.key.hasPrefix("overview/") }
         #expect(!overviewBefore.isEmpty && expected.filter { $0.key.hasPrefix("overview/") } != overviewBefore)
+        // Tiles are replaced (new names, the old files removed after the pages): kills land between the two.
+        let tilesAfter = Set(expected.keys.filter { $0.hasPrefix("overview/") && !$0.contains(".thumb") })
+        #expect(!tilesAfter.subtracting(overviewBefore.keys).isEmpty && !Set(overviewBefore.keys).subtracting(tilesAfter).isEmpty)
+        #expect(try Self.missingOverviewImages(sandbox.output) == [] && (try Self.missingOverviewImages(listedFive)) == [])
+        let oldTile = try #require(overviewBefore.keys.sorted().first { !$0.contains(".thumb") })
+        try FileStore.remove(listedFive + "/" + oldTile)
+        #expect(try Self.missingOverviewImages(listedFive).contains { $0.hasSuffix(": " + oldTile) }, "the check sees a missing tile")
 
         let kills = try Self.killEverywhere(sandbox, expected: expected) { try restore(start, into: sandbox) }
         #expect(kills > 20, "the listing was killed only \(kills) times: the test no longer reaches its writes")
@@ -70,6 +77,8 @@ import Testing
                 try restore()
                 let killed = try listingKilled(sandbox, at: group, step: step)
                 #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
+                // Old tiles go only after the pages that name the new ones: no page names a tile that is gone.
+                #expect(try missingOverviewImages(sandbox.output) == [], "killed at \(group) #\(step)")
                 try Self.listing(sandbox)
                 #expect(try publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
                 guard killed else { break }
@@ -92,6 +101,20 @@ import Testing
         try process.run()
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + SIGKILL
+    }
+
+    /// The overview images (tiles and thumbnails) a page of the overview names in `src` or
+    /// `srcset` that are not on disk, as `page: path`.
+    static func missingOverviewImages(_ output: String) throws -> [String] {
+        var missing: [String] = []
+        for name in try FileStore.listDirectory(output) where name.hasSuffix(".html") && (name.hasPrefix("overview") || name.hasPrefix("region-")) {
+            let page = String(decoding: try FileStore.readFile(output + "/" + name), as: UTF8.self)
+            for piece in page.components(separatedBy: "\"overview/").dropFirst() + page.components(separatedBy: ", overview/").dropFirst() {
+                let path = "overview/" + piece.prefix { $0 != "\"" && $0 != " " }
+                if !FileStore.exists(output + "/" + path) { missing.append(name + ": " + path) }
+            }
+        }
+        return missing
     }
 
     /// Every file a reader of `output` can see (no dot-path), by relative path.

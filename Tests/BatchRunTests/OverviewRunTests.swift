@@ -11,13 +11,15 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
 
-    /// The pictures of every region, by path.
+    /// The tiles of every region's picture, by path.
     private func pictures(_ sandbox: RunSandbox) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
         for region in try overviewPart(sandbox)["regions"] as? [[String: Any]] ?? [] {
             for image in region["images"] as? [[String: Any]] ?? [] {
-                let path = try #require(image["path"] as? String)
-                result[path] = try FileStore.readFile(sandbox.output + "/" + path)
+                let tiles = try #require(image["tiles"] as? [String: Any])
+                let paths = try #require(tiles["paths"] as? [String])
+                #expect(paths.count == (tiles["columns"] as? Int ?? 0) * (tiles["rows"] as? Int ?? 0))
+                for path in paths { result[path] = try FileStore.readFile(sandbox.output + "/" + path) }
             }
         }
         return result
@@ -34,7 +36,8 @@ import Testing
         let regions = try #require(first["regions"] as? [[String: Any]])
         #expect(regions.count == 1)
         let before = try pictures(sandbox)
-        #expect(before.count == 2 && before.values.allSatisfy(RunSandbox.isCompletePNG))
+        // One region's picture at @1x and @2x, 4 × 3 tiles each.
+        #expect(before.count == 24 && before.values.allSatisfy(RunSandbox.isCompletePNG))
         let page = String(decoding: try FileStore.readFile(sandbox.output + "/overview.html"), as: UTF8.self)
         #expect(page.contains("alt=\"Heat map of 4 tracks,"))
         let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)

@@ -6,10 +6,16 @@ import Testing
 /// The overview's pages and part as pure functions of what they show, and the region index that
 /// keeps what each picture and page was made from.
 @Suite struct OverviewPageTests {
-    static func picture(_ stem: String, tracks: Int, thumbnails: Bool = true) -> OverviewPage.Picture {
-        OverviewPage.Picture(
-            stem: stem, trackCount: tracks, distanceMeters: tracks * 1000, widthPoints: 1280, heightPoints: 960,
-            mapRect: MapRect(minX: 0, minY: 0, maxX: 1280, maxY: 960), scales: [1, 2], thumbnailScales: thumbnails ? [0.25, 0.5] : [])
+    /// A picture of 1280×960 points in tiles of 320: 4 × 3 tiles, whose digests at @1x are
+    /// 0x11, 0x22, … and at @2x 0x2011, 0x2022, ….
+    static func picture(_ stem: String, tracks: Int, thumbnails: Bool = true, width: Int = 1280, height: Int = 960) -> OverviewPage.Picture {
+        var picture = OverviewPage.Picture(
+            stem: stem, trackCount: tracks, distanceMeters: tracks * 1000, widthPoints: width, heightPoints: height,
+            mapRect: MapRect(minX: 0, minY: 0, maxX: 1280, maxY: 960), scales: [1, 2], thumbnailScales: thumbnails ? [0.25, 0.5] : [],
+            tilePoints: 320)
+        let count = picture.tiling.count
+        picture.tileDigests = [(1...count).map { UInt64($0) * 0x11 }, (1...count).map { 0x2000 + UInt64($0) * 0x11 }]
+        return picture
     }
 
     static var regions: [OverviewPage.Region] {
@@ -37,7 +43,15 @@ import Testing
         #expect(page.contains("<title>Home &amp; &lt;away&gt; · Overview · TrackSnap</title>"))
         let body = "<h2 id=\"y-2024\">2024</h2>\n<article>0</article>\n<h2 id=\"y-2023\">2023</h2>\n<article>1</article>\n<article>2</article>\n"
         #expect(page.contains(body))
-        #expect(page.contains("srcset=\"overview/home.png 1x, overview/home@2x.png 2x\" width=\"1280\" height=\"960\""))
+        // The picture as its tiles: a grid the picture's width in points, four columns of 320, the alt text said once.
+        #expect(
+            page.contains(
+                "<figure class=\"region\"><div class=\"tiles\" role=\"img\" aria-label=\"Heat map of 3 tracks, 3.0 km in Home &amp; &lt;away&gt;: "
+                    + "the more tracks passed a street, the darker it is drawn\" style=\"width:1280px;grid-template-columns:320fr 320fr 320fr 320fr\">"
+                    + "<img src=\"overview/home.t0-0000000000000011.png\" srcset=\"overview/home.t0-0000000000002011@2x.png 2x\" "
+                    + "width=\"320\" height=\"320\" alt=\"\">"))
+        #expect(page.contains("<img src=\"overview/home.t11-00000000000000cc.png\" srcset=\"overview/home.t11-00000000000020cc@2x.png 2x\" "))
+        #expect(page.components(separatedBy: "<img ").count == 13 && page.contains("alt=\"\"></div><figcaption>"))
         #expect(page.contains("<span class=\"count\">3 tracks, 3.0 km</span>"))
         #expect(!page.contains("pager"))
     }
@@ -72,6 +86,33 @@ import Testing
         #expect(grown.digest(ofPage: 2) != pages.digest(ofPage: 2), "its pager now shows page 4")
     }
 
+    /// A picture whose sides are not whole tiles: the last column and row are narrower, in the
+    /// markup's columns, in each tile's size and in the part, and the tiles fill the picture.
+    @Test func tilesOfAPictureOfOddSizeFillItExactly() {
+        let picture = Self.picture("odd", tracks: 1, width: 1000, height: 700)
+        #expect(picture.tiling.columns == 4 && picture.tiling.rows == 3)
+        let tag = OverviewPage.tiledImageTag(picture, alt: "a & b", lazy: true)
+        #expect(
+            tag.hasPrefix(
+                "<div class=\"tiles\" role=\"img\" aria-label=\"a &amp; b\" style=\"width:1000px;grid-template-columns:320fr 320fr 320fr 40fr\">"))
+        #expect(
+            tag.hasSuffix(
+                "<img src=\"overview/odd.t11-00000000000000cc.png\" srcset=\"overview/odd.t11-00000000000020cc@2x.png 2x\" width=\"40\" "
+                    + "height=\"60\" loading=\"lazy\" alt=\"\"></div>"))
+        for (index, scale) in picture.scales.enumerated() {
+            let tiles = picture.tiles(scaleIndex: index)
+            let width = Int(1000 * scale), height = Int(700 * scale)
+            #expect(tiles.reduce(0) { $0 + $1.pixels.width * $1.pixels.height } == width * height)
+            #expect(
+                tiles.prefix(4).reduce(0) { $0 + $1.pixels.width } == width
+                    && stride(from: 0, to: 12, by: 4).reduce(0) { $0 + tiles[$1].pixels.height } == height)
+        }
+        #expect(OverviewPage.tiledImageTag(Self.picture("none", tracks: 0), alt: "") != "")
+        var undrawn = Self.picture("undrawn", tracks: 0)
+        undrawn.tileDigests = []
+        #expect(OverviewPage.tiledImageTag(undrawn, alt: "") == "")
+    }
+
     @Test func aYearPageShowsTheRegionsOfThatYearOnly() {
         let page = String(decoding: OverviewPage.yearHTML(2023, regions: Self.regions, years: [2023, 2024]), as: UTF8.self)
         #expect(page.contains("2023: 2 tracks in 1 region") && page.contains("href=\"region-home.html#y-2023\""))
@@ -82,7 +123,11 @@ import Testing
 
     @Test func thePartListsRegionsWithTheirPagesAndThumbnailsAndTheYearsNewestFirst() {
         let json = String(decoding: OverviewPage.json(Self.regions, years: [2023, 2024]), as: UTF8.self)
-        #expect(json.contains("\"id\":\"home\",\"images\":[{\"height\":960,\"path\":\"overview/home.png\",\"scale\":1,\"width\":1280}"))
+        #expect(
+            json.contains(
+                "\"id\":\"home\",\"images\":[{\"height\":960,\"scale\":1,\"tiles\":{\"columns\":4,\"paths\":[\"overview/home.t0-0000000000000011.png\","
+                    + "\"overview/home.t1-0000000000000022.png\","))
+        #expect(json.contains("\"overview/home.t11-00000000000020cc@2x.png\"],\"rows\":3,\"tile\":640},\"width\":2560}"))
         #expect(json.contains("\"name\":\"Home & <away>\",\"page\":\"region-home.html\","))
         #expect(json.contains("\"thumbnails\":[{\"height\":240,\"path\":\"overview/home.thumb.png\",\"scale\":1,\"width\":320}"))
         #expect(json.contains("{\"height\":480,\"path\":\"overview/home.thumb@2x.png\",\"scale\":2,\"width\":640}],\"tracks\":3}"))
@@ -100,5 +145,14 @@ import Testing
         let read = OverviewRegionIndex.load(bytes: index.bytes())
         #expect(read.entries.mapValues(\.picture) == index.entries.mapValues(\.picture))
         #expect(read.entries.mapValues(\.digest) == index.entries.mapValues(\.digest) && read.pages == ["home": "page-digest"])
+        #expect(read.entries["home"]?.picture.tileDigests.map(\.count) == [12, 12])
+        // A line without its tiles (as an earlier version wrote it), or with too few, names no picture: it is drawn again.
+        let lines = String(decoding: index.bytes(), as: UTF8.self).split(separator: "\n").map(String.init)
+        let withoutTiles = lines.map { $0.hasPrefix("home\t") ? $0.components(separatedBy: "\t").dropLast().joined(separator: "\t") : $0 }
+        let tooFew = lines.map { $0.hasPrefix("home\t") ? $0.components(separatedBy: ",").dropLast().joined(separator: ",") : $0 }
+        for variant in [withoutTiles, tooFew] {
+            let partial = OverviewRegionIndex.load(bytes: Array((variant.joined(separator: "\n") + "\n").utf8))
+            #expect(partial.entries["home"] == nil && partial.entries["home.2023"] != nil && partial.pages == ["home": "page-digest"])
+        }
     }
 }
