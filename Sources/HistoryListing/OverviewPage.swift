@@ -11,11 +11,16 @@ import MapGeometry
 ///                            "paths":["overview/….t0-….png",…],"rows":R,"tile":T},"width":W},…],
 ///                            "name":"…" (named regions only),"page":"region-….html","thumbnails":[{"height":H,"path":"overview/….thumb.png","scale":1,"width":W},…],"tracks":N},
 ///                           …
-///                           ],"tracks":N,"version":3,"years":[
+///                           ],"tracks":N,"version":4,"years":[
 ///                           {"page":"overview-2024.html","regions":[{"distance_m":N,"id":"…","images":[…],"tracks":N},…],"tracks":N,"year":2024},
 ///                           …
 ///                           ]}
 enum OverviewPage {
+    /// The schema version of `index/overview.json`: 4 since the pictures are tiles (an image has
+    /// `tiles` where version 3 had one `path`), so a reader of version 3 fails on the number
+    /// rather than on a missing key. `index.json` and its parts stay at `IndexDocument.version`.
+    static let jsonVersion = 4
+
     /// One heat map as the pages show it: a region's (all years) or a region's in one year.
     struct Picture: Equatable, Sendable {
         /// The picture's file stem: the region's (`OverviewPublisher.fileStem`), or
@@ -259,7 +264,7 @@ enum OverviewPage {
             if let name = region.name { json += "\"name\":\(JSONText.quoted(name))," }
             json += "\"page\":\"\(region.page)\",\"thumbnails\":\(images(picture.thumbnails)),\"tracks\":\(picture.trackCount)}"
         }
-        json += "\n],\"tracks\":\(regions.reduce(0) { $0 + $1.picture.trackCount }),\"version\":\(IndexDocument.version),\"years\":["
+        json += "\n],\"tracks\":\(regions.reduce(0) { $0 + $1.picture.trackCount }),\"version\":\(jsonVersion),\"years\":["
         for (position, year) in years.sorted(by: >).enumerated() {
             if position > 0 { json += "," }
             let shown = regions.compactMap { region in region.years.first { $0.year == year }.map { (region, $0.picture) } }

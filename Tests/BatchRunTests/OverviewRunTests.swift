@@ -32,7 +32,7 @@ import Testing
         try sandbox.enqueueArchive()
         #expect(try sandbox.runQueue().status == 0)
         let first = try overviewPart(sandbox)
-        #expect(first["tracks"] as? Int == 4 && first["version"] as? Int == 3)
+        #expect(first["tracks"] as? Int == 4 && first["version"] as? Int == 4)
         let regions = try #require(first["regions"] as? [[String: Any]])
         #expect(regions.count == 1)
         let before = try pictures(sandbox)
