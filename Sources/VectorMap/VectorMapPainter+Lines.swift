@@ -117,7 +117,7 @@ extension VectorMapPainter {
         case .round:
             StrokeRasterizer.stroke(features.flatMap { $0 }, radiusPixels: radiusPixels, into: &coverage)
         case .butt:
-            ButtStroker.stroke(strokes: features, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
+            StrokeRasterizer.stroke(features.flatMap { $0 }, radiusPixels: radiusPixels, roundCaps: false, into: &coverage)
         case .square:
             ButtStroker.stroke(
                 strokes: features.map { $0.map { Self.extended($0, by: radiusPixels) } }, radiusPixels: radiusPixels,
