@@ -13,7 +13,10 @@ import MapGeometry
 /// pieces, `StrokeRasterizer+Pieces.swift`, and the writers, `StrokeRasterizer+Writers.swift`).
 public enum StrokeRasterizer {
     /// Adds the polylines' stroke (half width `radiusPixels`) to `mask`. A one-point polyline is a dot.
-    /// Points are in canvas pixels; the mask's origin places it on the canvas.
+    /// Points are in canvas pixels; the mask's origin places it on the canvas. Without
+    /// `roundCaps` each polyline ends in a butt cap at its end points (`ButtBandPiece`; joins stay
+    /// round) and a one-point polyline draws nothing: MapLibre's default `line-cap`, and a dash's
+    /// end. Default: round caps.
     public static func stroke(_ polylines: [[PixelPoint]], radiusPixels: Double, roundCaps: Bool = true, into mask: inout CoverageMask) {
         let area = Area(mask)
         let touched = mask.withBlockMarker { mask, marker in
@@ -133,9 +136,18 @@ public enum StrokeRasterizer {
                 for index in points.indices {
                     let outgoing = index + 1 < points.count ? direction(points[index], points[index + 1]) : nil
                     if !conePass, index + 1 < points.count {
-                        walk(BandPiece(points[index], points[index + 1], direction: outgoing!), writer, width, height, &touched)
+                        let capsStart = !roundCaps && index == 0, capsEnd = !roundCaps && index + 2 == points.count
+                        if capsStart || capsEnd {
+                            let piece = ButtBandPiece(
+                                points[index], points[index + 1], direction: outgoing!, capsStart: capsStart, capsEnd: capsEnd, reach: writer.reach)
+                            walk(piece, writer, width, height, &touched)
+                        } else {
+                            walk(BandPiece(points[index], points[index + 1], direction: outgoing!), writer, width, height, &touched)
+                        }
                     }
-                    if conePass, roundCaps || (incoming != nil && outgoing != nil), let cone = ConePiece(points[index], incoming: incoming, outgoing: outgoing) {
+                    if conePass, roundCaps || (incoming != nil && outgoing != nil),
+                        let cone = ConePiece(points[index], incoming: incoming, outgoing: outgoing)
+                    {
                         walk(cone, writer, width, height, &touched)
                     }
                     incoming = outgoing
