@@ -253,6 +253,7 @@ struct ButtBandPiece: StrokePiece {
         let t = (x - a.x) * ux + (yc - a.y) * uy
         let along = smaller(smaller(t + 0.5, endCut) - larger(t - 0.5, startCut), 1)
         guard along < 1 else { return across }
-        return reach - (reach - across) * larger(along, 0)
+        // The across ramp clamped to 1 before it is scaled: past the interior it exceeds 1.
+        return reach - smaller(reach - across, 1) * larger(along, 0)
     }
 }
