@@ -172,3 +172,88 @@ struct ConePiece: StrokePiece {
         return (dx * dx + dy * dy).squareRoot()
     }
 }
+
+/// A segment's band with butt ends: like `BandPiece`, but at a capped end the stroke stops at
+/// the perpendicular through the end point, anti-aliased across it. A pixel's coverage is the
+/// across ramp (`clamp(r + 0.5 − d)`) times the along one: the part of the pixel's unit interval
+/// along the segment, [t − 0.5, t + 0.5], that lies on the segment (exact for a stroke along an
+/// axis, as the across ramp is). The band reaches half a pixel past a capped end and is full
+/// only half a pixel inside it. An end that is a joint (not capped) is cut at the perpendicular
+/// as a `BandPiece`'s, for the cone of the join.
+struct ButtBandPiece: StrokePiece {
+    static var skipsFullPixels: Bool { false }
+    /// The segment's start, its unit direction and its length, in mask pixels.
+    let a: PixelPoint, ux: Double, uy: Double, length: Double
+    /// The writer's reach (r + 0.5): a partial pixel's distance is the one whose ramp is the
+    /// across ramp times the along ramp.
+    let reach: Double
+    /// The along range within reach (outer) and the one of full pixels (inner).
+    private let outerLow: Double, outerHigh: Double, innerLow: Double, innerHigh: Double
+    /// Where along the segment the along ramp is cut: −∞ / +∞ at a joint.
+    private let startCut: Double, endCut: Double
+    private let inverseUx: Double, inverseUy: Double
+
+    /// The band of segment ab (unit direction `direction`), butt-capped at the ends named.
+    @inline(__always)
+    init(_ a: PixelPoint, _ b: PixelPoint, direction: PixelPoint, capsStart: Bool, capsEnd: Bool, reach: Double) {
+        self.a = a
+        ux = direction.x
+        uy = direction.y
+        length = (b.x - a.x) * ux + (b.y - a.y) * uy
+        self.reach = reach
+        outerLow = capsStart ? -0.5 : 0
+        outerHigh = capsEnd ? length + 0.5 : length
+        innerLow = capsStart ? 0.5 : 0
+        innerHigh = capsEnd ? length - 0.5 : length
+        startCut = capsStart ? 0 : -.infinity
+        endCut = capsEnd ? length : .infinity
+        inverseUx = abs(ux) > 1e-12 ? 1 / ux : 0
+        inverseUy = abs(uy) > 1e-12 ? 1 / uy : 0
+    }
+
+    @inline(__always)
+    func rows(radius: Double, height: Int) -> (Int, Int)? {
+        let y0 = a.y + outerLow * uy, y1 = a.y + outerHigh * uy
+        let spread = radius * abs(ux)
+        return rowRange(min(y0, y1) - spread, max(y0, y1) + spread, height)
+    }
+
+    @inline(__always)
+    func intervals(_ yc: Double, inner: Double, outer: Double) -> (outer: (lo: Double, hi: Double), inner: (lo: Double, hi: Double)?)? {
+        let py = yc - a.y
+        guard let outerSpan = span(py, outerLow, outerHigh, radius: outer) else { return nil }
+        guard inner > 0, innerLow <= innerHigh else { return (outerSpan, nil) }
+        return (outerSpan, span(py, innerLow, innerHigh, radius: inner))
+    }
+
+    /// The x interval on the row `py` below a where low ≤ t ≤ high along and |across| ≤ radius.
+    @inline(__always)
+    private func span(_ py: Double, _ low: Double, _ high: Double, radius: Double) -> (lo: Double, hi: Double)? {
+        var lo = -Double.infinity, hi = Double.infinity
+        if inverseUx != 0 {
+            let start = a.x + (low - py * uy) * inverseUx, end = a.x + (high - py * uy) * inverseUx
+            lo = smaller(start, end)
+            hi = larger(start, end)
+        } else if py * uy < low || py * uy > high {
+            return nil
+        }
+        if inverseUy != 0 {
+            let near = a.x + (py * ux - radius) * inverseUy, far = a.x + (py * ux + radius) * inverseUy
+            lo = larger(lo, smaller(near, far))
+            hi = smaller(hi, larger(near, far))
+        } else if abs(py * ux) > radius {
+            return nil
+        }
+        return lo <= hi ? (lo, hi) : nil
+    }
+
+    @inline(__always)
+    func distance(_ x: Double, _ yc: Double) -> Double {
+        let across = abs((yc - a.y) * ux - (x - a.x) * uy)
+        let t = (x - a.x) * ux + (yc - a.y) * uy
+        let along = smaller(smaller(t + 0.5, endCut) - larger(t - 0.5, startCut), 1)
+        guard along < 1 else { return across }
+        // The across ramp clamped to 1 before it is scaled: past the interior it exceeds 1.
+        return reach - smaller(reach - across, 1) * larger(along, 0)
+    }
+}

@@ -117,7 +117,12 @@ extension VectorMapPainter {
         case .round:
             StrokeRasterizer.stroke(features.flatMap { $0 }, radiusPixels: radiusPixels, into: &coverage)
         case .butt:
-            ButtStroker.stroke(strokes: features, radiusPixels: radiusPixels, accumulator: &accumulator, into: &coverage)
+            // Through the distance rasterizer, not `ButtStroker`'s accumulated outlines: a dashed
+            // path's hundreds of dashes each cost an accumulation and a resolve over the 20 MB of
+            // cells there (`perf` of the drawing alone: the dashed layers 1,000–1,140 samples →
+            // 500–550). The ends' anti-aliasing is a ramp along times the ramp across, where the
+            // outline's was its exact area: the images change slightly (docs/performance.md).
+            StrokeRasterizer.stroke(features.flatMap { $0 }, radiusPixels: radiusPixels, roundCaps: false, into: &coverage)
         case .square:
             ButtStroker.stroke(
                 strokes: features.map { $0.map { Self.extended($0, by: radiusPixels) } }, radiusPixels: radiusPixels,
