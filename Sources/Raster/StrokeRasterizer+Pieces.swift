@@ -75,15 +75,7 @@ struct BandPiece: StrokePiece {
     /// The part of [lo, hi] within `radius` of the segment's line, on the row `py` below a.
     @inline(__always)
     private func across(_ py: Double, _ lo: Double, _ hi: Double, radius: Double) -> (lo: Double, hi: Double)? {
-        var lo = lo, hi = hi
-        if inverseUy != 0 {
-            let near = a.x + (py * ux - radius) * inverseUy, far = a.x + (py * ux + radius) * inverseUy
-            lo = larger(lo, smaller(near, far))
-            hi = smaller(hi, larger(near, far))
-        } else if abs(py * ux) > radius {
-            return nil
-        }
-        return lo <= hi ? (lo, hi) : nil
+        clipAcross(py, lo, hi, radius: radius, x: a.x, ux: ux, inverseUy: inverseUy)
     }
 
     @inline(__always)
@@ -237,14 +229,7 @@ struct ButtBandPiece: StrokePiece {
         } else if py * uy < low || py * uy > high {
             return nil
         }
-        if inverseUy != 0 {
-            let near = a.x + (py * ux - radius) * inverseUy, far = a.x + (py * ux + radius) * inverseUy
-            lo = larger(lo, smaller(near, far))
-            hi = smaller(hi, larger(near, far))
-        } else if abs(py * ux) > radius {
-            return nil
-        }
-        return lo <= hi ? (lo, hi) : nil
+        return clipAcross(py, lo, hi, radius: radius, x: a.x, ux: ux, inverseUy: inverseUy)
     }
 
     @inline(__always)
@@ -256,4 +241,20 @@ struct ButtBandPiece: StrokePiece {
         // The across ramp clamped to 1 before it is scaled: past the interior it exceeds 1.
         return reach - smaller(reach - across, 1) * larger(along, 0)
     }
+}
+
+/// The part of [lo, hi] on the row `py` below a segment's start (at column `x`, direction (ux, uy),
+/// `inverseUy` = 1 / uy or 0) within `radius` of the segment's line: |py·ux − (column − x)·uy| ≤
+/// radius. Shared by the bands with round and with butt ends.
+@inline(__always)
+func clipAcross(_ py: Double, _ lo: Double, _ hi: Double, radius: Double, x: Double, ux: Double, inverseUy: Double) -> (lo: Double, hi: Double)? {
+    var lo = lo, hi = hi
+    if inverseUy != 0 {
+        let near = x + (py * ux - radius) * inverseUy, far = x + (py * ux + radius) * inverseUy
+        lo = larger(lo, smaller(near, far))
+        hi = smaller(hi, larger(near, far))
+    } else if abs(py * ux) > radius {
+        return nil
+    }
+    return lo <= hi ? (lo, hi) : nil
 }
