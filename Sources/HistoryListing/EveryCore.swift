@@ -1,25 +1,58 @@
 import Dispatch
+import Glibc
 import Synchronization
 
-/// Work of a cold listing spread over the cores: reading and decoding 100,000 records, hashing
-/// 100,000 jobs. Each of those is independent, small, and half waiting on the disk when the files
-/// are not cached, so a second thread both adds a core and overlaps the reads.
+/// Work of a cold listing spread over threads: reading and decoding 100,000 records, hashing
+/// 100,000 jobs, rendering 100,000 detail pages. Each item is independent and small.
 enum EveryCore {
     /// Below this many items the work stays on the calling thread: a short refresh's few tracks
     /// cost less than starting threads.
     static let minimumItems = 512
 
-    /// `transform` of each of `items`, in their order, computed in contiguous chunks on every
-    /// core (several chunks a core, so a core slowed by the disk or another process takes fewer).
-    static func map<Item: Sendable, Output: Sendable>(_ items: [Item], _ transform: @Sendable (Item) -> Output) -> [Output] {
+    /// How many reads of small files are kept in flight when the work waits on the disk. With
+    /// the page cache empty, reading 15,000 records of 4 KB took 3.5 s with 2 readers, 1.8 s with
+    /// 16 and 2.3 s with 64 on this machine's disk (`xargs -P`): one reader a core leaves the
+    /// disk's queue nearly empty. With the files cached, the extra threads only take turns.
+    static let diskReaders = 16
+
+    /// What a map's items spend their time on, which sets how many threads work on them.
+    enum Work {
+        /// Computing only (formatting pages): one thread a core.
+        case computing
+        /// Reading a small file each (records, jobs): `diskReaders` threads.
+        case readingFiles
+    }
+
+    /// `transform` of each of `items`, in their order, computed in contiguous chunks of 64 by
+    /// the threads `work` asks for; each thread takes the next chunk when it is done, so a thread
+    /// slowed by the disk or another process takes fewer.
+    static func map<Item: Sendable, Output: Sendable>(
+        _ items: [Item], _ work: Work = .computing, _ transform: @escaping @Sendable (Item) -> Output
+    ) -> [Output] {
         guard items.count >= minimumItems else { return items.map(transform) }
-        // Dispatch runs as many at once as there are cores.
-        let chunkCount = min(items.count / 64, 32)
+        let chunkSize = 64
+        let chunkCount = (items.count + chunkSize - 1) / chunkSize
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let threads = min(chunkCount, work == .readingFiles ? max(diskReaders, cores) : cores)
         let chunks = Mutex<[[Output]]>(Array(repeating: [], count: chunkCount))
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let range = (items.count * chunk / chunkCount)..<(items.count * (chunk + 1) / chunkCount)
-            let outputs = items[range].map(transform)
-            chunks.withLock { $0[chunk] = outputs }
+        let next = Atomic<Int>(0)
+        // concurrentPerform runs at most one thread a core, so the disk readers are blocks on a
+        // concurrent queue of their own (Dispatch gives such a queue a thread per blocked block).
+        let body: @Sendable (Int) -> Void = { _ in
+            while true {
+                let chunk = next.add(1, ordering: .relaxed).oldValue
+                guard chunk < chunkCount else { return }
+                let outputs = items[(chunk * chunkSize)..<min(items.count, (chunk + 1) * chunkSize)].map(transform)
+                chunks.withLock { $0[chunk] = outputs }
+            }
+        }
+        if threads == cores {
+            DispatchQueue.concurrentPerform(iterations: threads, execute: body)
+        } else {
+            let queue = DispatchQueue(label: "tracksnap.listing.readers", attributes: .concurrent)
+            let group = DispatchGroup()
+            for thread in 0..<threads { queue.async(group: group) { body(thread) } }
+            group.wait()
         }
         return chunks.withLock { $0 }.flatMap { $0 }
     }

@@ -84,8 +84,8 @@ extension ListingBuilder {
             scan.catalog.record(job: job, status: status, contentHex: contentHex)
             add(job, contentHex: contentHex, modificationNanoseconds: status.modificationNanoseconds, to: &scan)
         }
-        // Hashed on every core: a cold listing reads 100,000 jobs, mostly waiting on the disk.
-        let hashes = EveryCore.map(unknown) { item in (try? FileStore.readFile(item.path)).map { SHA256.hash($0).hex } }
+        // Hashed by many readers: a cold listing reads 100,000 jobs, mostly waiting on the disk.
+        let hashes = EveryCore.map(unknown, .readingFiles) { item in (try? FileStore.readFile(item.path)).map { SHA256.hash($0).hex } }
         for (item, contentHex) in zip(unknown, hashes) {
             guard let contentHex else { continue }
             scan.hashed += 1
@@ -131,7 +131,7 @@ extension ListingBuilder {
         }
         // Reading and decoding the records is most of a cold listing's work (100,000 records).
         let fileTimes = scan.fileTimes
-        let built = EveryCore.map(pending) { item -> (track: ListingTrack, entry: ListingCache.Entry)? in
+        let built = EveryCore.map(pending, .readingFiles) { item -> (track: ListingTrack, entry: ListingCache.Entry)? in
             guard let track = listingTrack(item.keyHex, source: item.source, jobs: item.jobs, fileTimes: fileTimes) else { return nil }
             let fragments = TrackFragments(track)
             let entry = ListingCache.Entry(

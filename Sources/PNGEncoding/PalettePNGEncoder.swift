@@ -16,9 +16,7 @@ public struct PalettePNGEncoder: Sendable {
 
     /// Encodes the canvas (deterministic: the same canvas gives the same bytes).
     public mutating func encode(_ canvas: IndexedCanvas) throws(PNGError) -> [UInt8] {
-        var paletteRGB: [UInt8] = []
-        paletteRGB.reserveCapacity(canvas.palette.count * 3)
-        for color in canvas.palette.colors { paletteRGB += [color.red, color.green, color.blue] }
+        let paletteRGB = Self.paletteRGB(of: canvas)
         return try encode(indices: canvas.indices, paletteRGB: paletteRGB, width: canvas.width, height: canvas.height)
     }
 
@@ -30,13 +28,20 @@ public struct PalettePNGEncoder: Sendable {
             throw PNGError(
                 operation: "encode", message: "the rectangle \(x),\(y) \(width)×\(height) is not inside the \(canvas.width)×\(canvas.height) canvas")
         }
-        var paletteRGB: [UInt8] = []
-        paletteRGB.reserveCapacity(canvas.palette.count * 3)
-        for color in canvas.palette.colors { paletteRGB += [color.red, color.green, color.blue] }
+        let paletteRGB = Self.paletteRGB(of: canvas)
         let stream = canvas.indices.withUnsafeBufferPointer { indices in
             deflater.compress(indices.baseAddress! + y * canvas.width + x, width: width, height: height, stride: canvas.width)
         }
         return try write(stream: stream, paletteRGB: paletteRGB, width: width, height: height)
+    }
+
+    /// The canvas's palette as PNG's PLTE wants it: 3 bytes an entry. Built per call, tiles
+    /// included: a few hundred bytes, far below one tile's compression.
+    private static func paletteRGB(of canvas: IndexedCanvas) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(canvas.palette.count * 3)
+        for color in canvas.palette.colors { bytes += [color.red, color.green, color.blue] }
+        return bytes
     }
 
     /// Encodes an opaque RGBA canvas as a palette PNG: exact when it has at most 256 colours, else

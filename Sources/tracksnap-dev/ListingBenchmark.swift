@@ -44,6 +44,7 @@ enum ListingBenchmark {
                 try? FileManager.default.moveItem(atPath: store.root + "/tracks", toPath: aside)
                 waitOutRecentDeletions(marker: root + "/.deleted-at")
             }
+            if ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_DROP_CACHES"] == "1" { dropPageCache(root: root) }
             let before = Cost.now()
             let cold = try timed { report = try builder.refresh(after: occasion) }
             print(
@@ -108,6 +109,19 @@ enum ListingBenchmark {
         guard wait > 0 else { return }
         print("  (waiting \(wait) s: the previous run deleted 100,000 pages; ext4 without a journal slows new files for a minute after)")
         Thread.sleep(forTimeInterval: Double(wait))
+    }
+
+    /// Writes the dirty pages out and empties the kernel's page cache (root only), so the cold
+    /// listing reads its 100,000 jobs and records from the disk, as a first listing of an archive
+    /// written over many nights does (`TRACKSNAP_BENCH_DROP_CACHES=1`; scripts/cold-listing-bench.sh).
+    private static func dropPageCache(root: String) {
+        try? FileStore.syncFileSystem(containing: root)
+        if let handle = FileHandle(forWritingAtPath: "/proc/sys/vm/drop_caches"), (try? handle.write(contentsOf: Data("3\n".utf8))) != nil {
+            try? handle.close()
+            print("  (page cache emptied: the cold listing reads from the disk)")
+        } else {
+            print("  (the page cache could not be emptied, not root?: the cold listing may read cached files)")
+        }
     }
 
     /// Jobs `track-N.gpx` in done/ (distinct bytes) and a record per key; existing ones are kept.
