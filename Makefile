@@ -12,7 +12,7 @@ RELEASE_BIN := .build/release
 RELEASE_FLAGS := -c release --static-swift-stdlib
 TRACKSNAP := $(RELEASE_BIN)/tracksnap
 
-.PHONY: thumbnails test soak test-slurm bench vector-tiles raster-tiles golden samples deps build release install lint clean serve fuzz check-site
+.PHONY: thumbnails test soak test-slurm bench bench-cold-listing vector-tiles raster-tiles golden samples deps build release install lint clean serve fuzz check-site
 
 ## Install the system packages the build needs (libpng-dev), or say exactly how.
 deps:
@@ -109,6 +109,13 @@ bench: deps
 	@bash scripts/ensure-deps.sh tilemaker || echo "bench: tilemaker is not installed; the vector section is skipped"
 	$(SWIFT) build $(RELEASE_FLAGS)
 	$(RELEASE_BIN)/tracksnap-dev bench --work .bench
+
+## The listing benchmark's cold listing (100,000 tracks, no state) on a fresh ext4 of its own with the
+## page cache emptied, as a first listing of a real archive runs (root: mounts a loop device).
+## COLD_LISTING_FROM=.bench/listing-100000 copies an earlier run's jobs and records instead of making them.
+bench-cold-listing: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	bash scripts/cold-listing-bench.sh $(RELEASE_BIN)/tracksnap-dev
 
 ## The vector benchmark's map (issue 23) and issue 24's raster map drawn from it with Mapnik
 ## (8-bit palette PNG tiles, zooms 10-16), in .bench/ (generated data, not in git).
