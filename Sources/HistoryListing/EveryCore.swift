@@ -36,9 +36,7 @@ enum EveryCore {
         let threads = min(chunkCount, work == .readingFiles ? max(diskReaders, cores) : cores)
         let chunks = Mutex<[[Output]]>(Array(repeating: [], count: chunkCount))
         let next = Atomic<Int>(0)
-        // concurrentPerform runs at most one thread a core, so the disk readers are blocks on a
-        // concurrent queue of their own (Dispatch gives such a queue a thread per blocked block).
-        let body: @Sendable (Int) -> Void = { _ in
+        let body: @Sendable () -> Void = {
             while true {
                 let chunk = next.add(1, ordering: .relaxed).oldValue
                 guard chunk < chunkCount else { return }
@@ -46,14 +44,40 @@ enum EveryCore {
                 chunks.withLock { $0[chunk] = outputs }
             }
         }
-        if threads == cores {
-            DispatchQueue.concurrentPerform(iterations: threads, execute: body)
+        if threads <= cores {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in body() }
         } else {
-            let queue = DispatchQueue(label: "tracksnap.listing.readers", attributes: .concurrent)
-            let group = DispatchGroup()
-            for thread in 0..<threads { queue.async(group: group) { body(thread) } }
-            group.wait()
+            // Threads of our own: Dispatch on Linux runs as many blocks at once as there are
+            // cores, even while they wait on the disk (EveryCoreTests saw one at a time).
+            let started = (1..<threads).compactMap { _ in ReaderThread.start(body) }
+            body()
+            for thread in started { pthread_join(thread, nil) }
         }
         return chunks.withLock { $0 }.flatMap { $0 }
+    }
+}
+
+/// A POSIX thread running one closure, joined by its starter.
+private final class ReaderThread: Sendable {
+    let body: @Sendable () -> Void
+
+    private init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    /// The started thread, or nil when none could be started (the calling thread and the
+    /// others then take its share of the chunks).
+    static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+        let context = Unmanaged.passRetained(ReaderThread(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<ReaderThread>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
+        guard status == 0 else {
+            Unmanaged<ReaderThread>.fromOpaque(context).release()
+            return nil
+        }
+        return thread
     }
 }

@@ -1,0 +1,42 @@
+import Glibc
+import Synchronization
+import Testing
+
+@testable import HistoryListing
+
+/// `EveryCore.map` keeps the items' order whatever thread computed them, on both of its paths.
+@Suite struct EveryCoreTests {
+    @Test(arguments: [EveryCore.Work.computing, .readingFiles])
+    func manyItemsComeBackInTheirOrder(work: EveryCore.Work) {
+        // Not a multiple of the 64-item chunk, so the last chunk is a short one.
+        let items = Array(0..<10_007)
+        let calls = Atomic<Int>(0)
+        let outputs = EveryCore.map(items, work) { item -> String in
+            calls.add(1, ordering: .relaxed)
+            return "item \(item)"
+        }
+        #expect(outputs == items.map { "item \($0)" })
+        #expect(calls.load(ordering: .relaxed) == items.count)
+    }
+
+    @Test func fewItemsStayOnTheCallingThreadAndKeepTheirOrder() {
+        let items = Array(0..<(EveryCore.minimumItems - 1))
+        #expect(EveryCore.map(items, .readingFiles) { $0 * 2 } == items.map { $0 * 2 })
+        #expect(EveryCore.map([Int](), .readingFiles) { $0 }.isEmpty)
+    }
+
+    @Test func readingFilesRunsMoreThreadsThanCoresAtOnce() {
+        // Each item waits, as a read from an uncached disk does; with one thread a core at most
+        // as many would wait together as there are cores.
+        let inFlight = Atomic<Int>(0), most = Atomic<Int>(0)
+        _ = EveryCore.map(Array(0..<EveryCore.minimumItems * 2), .readingFiles) { item -> Int in
+            let now = inFlight.add(1, ordering: .relaxed).newValue
+            _ = most.max(now, ordering: .relaxed)
+            var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
+            nanosleep(&pause, nil)
+            inFlight.subtract(1, ordering: .relaxed)
+            return item
+        }
+        #expect(most.load(ordering: .relaxed) > 2)
+    }
+}
