@@ -9,8 +9,9 @@
 # COLD_LISTING_IMAGE sets the image file (default /tmp/tracksnap-cold-listing.img, 5 GB sparse;
 # about 2.3 GB are used); it is unmounted and deleted at the end. The bench's setup writes the
 # 100,000 jobs and records in 5-15 minutes; COLD_LISTING_FROM=DIR (the `listing-100000` folder of an
-# earlier `bench --section listing`) copies its jobs and records instead (1-2 minutes), and
-# nothing else: no pages, no listing or overview state.
+# earlier `bench --section listing`) copies that archive instead (1-2 minutes), without what the
+# cold listing deletes (its state and pages); its overview state is kept, as in the bench. Without
+# it the setup's archive has no overview yet, so the cold listing also draws the whole overview.
 set -euo pipefail
 binary=$(realpath "${1:-.build/release/tracksnap-dev}")
 image=${COLD_LISTING_IMAGE:-/tmp/tracksnap-cold-listing.img}
@@ -32,9 +33,13 @@ mkfs.ext4 -q -F "$image"
 mkdir -p "$mountpoint"
 mount -o loop "$image" "$mountpoint"
 if [ -n "${COLD_LISTING_FROM:-}" ]; then
-    mkdir -p "$mountpoint/listing-100000/Output/.tracksnap"
-    tar -C "$COLD_LISTING_FROM" -cf - Jobs | tar -C "$mountpoint/listing-100000" -xf -
-    tar -C "$COLD_LISTING_FROM/Output/.tracksnap" -cf - records | tar -C "$mountpoint/listing-100000/Output/.tracksnap" -xf -
+    # What the bench's cold listing deletes itself (the listing's state, the detail pages) is not
+    # copied; the overview's state and files are, as the bench keeps them.
+    mkdir -p "$mountpoint/listing-100000"
+    tar -C "$COLD_LISTING_FROM" --exclude=./Output/tracks --exclude='./Output/tracks.deleting-*' \
+        --exclude=./Output/.tracksnap/listing --exclude=./Output/.tracksnap/listing-cache --exclude=./Output/.tracksnap/pages \
+        --exclude=./Output/.tracksnap/pages-tracks --exclude=./Output/.tracksnap/catalog --exclude=./Output/.tracksnap/published \
+        -cf - . | tar -C "$mountpoint/listing-100000" -xf -
 fi
 # The setup makes (or finds) the 100,000 jobs and records; the cold listing then writes every page.
 TRACKSNAP_BENCH_ADD_ONLY=1 TRACKSNAP_BENCH_DROP_CACHES=1 "$binary" bench --work "$mountpoint" --section listing
