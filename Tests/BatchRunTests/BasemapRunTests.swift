@@ -1,5 +1,6 @@
 import FileStore
 import Foundation
+import MapTiles
 import TestSupport
 import Testing
 import TrackSynthesis
@@ -164,6 +165,34 @@ struct LockedMidRunBasemapTests {
 /// but recorded as incomplete, never reused from the cache (not even by another job with the
 /// same bytes), reported by the run, and drawn again by the next run once the tiles can be had.
 struct IncompleteBasemapTests {
+    static let bounds = [2.30, 48.83, 2.40, 48.88]
+
+    /// The Paris `{z}/{x}/{y}.png` folder (zooms 13-17, 1,477 tiles) both tests start from,
+    /// written once per test process: `TileSetMaker.writeFolder` encodes every tile and fsyncs
+    /// every file, which took 30-140 s a test on a loaded machine where a hard-linked copy takes
+    /// a fraction of a second. Nil when it could not be written.
+    static let parisTiles: String? = {
+        let path = NSTemporaryDirectory() + "tracksnap-paris-tiles-\(UUID().uuidString)"
+        return (try? TileSetMaker.writeFolder(path, kind: .position, boundsLonLat: bounds, zooms: 13...17)) == nil ? nil : path
+    }()
+
+    /// A copy of `parisTiles` at `path` (its files hard-linked: the tests only remove a tile or
+    /// link one back, never write into one).
+    private func copyParisTiles(to path: String) throws -> String {
+        let template = try #require(Self.parisTiles, "the shared tile folder could not be written")
+        try ListingCrashTests.copy(template, to: path, linking: true)
+        return template
+    }
+
+    /// Puts the tile at `coordinate` back: the template's file linked where the test broke it.
+    private func repair(_ coordinate: TileCoordinate, in tiles: String, from template: String) throws {
+        let relative = "/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
+        try FileManager.default.removeItem(atPath: tiles + relative)
+        if try !FileStore.hardLink(template + relative, to: tiles + relative) {
+            try FileManager.default.copyItem(atPath: template + relative, toPath: tiles + relative)
+        }
+    }
+
     @Test func imagesWithFailedTilesAreRedrawnOnceTheTilesCanBeHad() throws {
         let sandbox = try RunSandbox()
         let names = try sandbox.writeTracks(3)
@@ -171,8 +200,8 @@ struct IncompleteBasemapTests {
         try FileStore.writeAtomically(try FileStore.readFile(sandbox.archive + "/" + names[0]), to: sandbox.archive + "/copy-of-track-0.gpx")
         sandbox.age(sandbox.archive + "/copy-of-track-0.gpx", seconds: 3600)
         let tiles = sandbox.root + "/paris-tiles"
-        let bounds = [2.30, 48.83, 2.40, 48.88]
-        try TileSetMaker.writeFolder(tiles, kind: .position, boundsLonLat: bounds, zooms: 13...17)
+        let bounds = Self.bounds
+        let template = try copyParisTiles(to: tiles)
         // Every other tile unreadable: a folder where its file should be (EISDIR, also as root).
         let broken = (13...17).flatMap { TileSetMaker.coordinates(boundsLonLat: bounds, zoom: $0) }.filter { ($0.x + $0.y) % 2 == 0 }
         for coordinate in broken {
@@ -208,11 +237,7 @@ struct IncompleteBasemapTests {
         #expect(human.stderr.contains("were drawn with missing map tiles: queued again"), "\(human.stderr)")
 
         // The tiles repaired (the folder's own time unchanged: the same cache key).
-        for coordinate in broken {
-            let path = "\(tiles)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
-            try FileManager.default.removeItem(atPath: path)
-            try FileStore.writeAtomically(try TileSetMaker.encodedTile(coordinate, kind: .position), to: path)
-        }
+        for coordinate in broken { try repair(coordinate, in: tiles, from: template) }
         let repaired = try sandbox.runQueue(["--basemap", tiles, "--json"])
         // The key's first job draws it complete; the second then takes it from the cache.
         #expect(
@@ -236,8 +261,8 @@ struct IncompleteBasemapTests {
         let sandbox = try RunSandbox()
         try sandbox.writeTracks(2)
         let tiles = sandbox.root + "/paris-tiles"
-        let bounds = [2.30, 48.83, 2.40, 48.88]
-        try TileSetMaker.writeFolder(tiles, kind: .position, boundsLonLat: bounds, zooms: 13...17)
+        let bounds = Self.bounds
+        let template = try copyParisTiles(to: tiles)
         let all = (13...17).flatMap { TileSetMaker.coordinates(boundsLonLat: bounds, zoom: $0) }
         for coordinate in all {
             let path = "\(tiles)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
@@ -249,11 +274,7 @@ struct IncompleteBasemapTests {
         let first = try sandbox.runQueue(options)
         #expect(sandbox.summary(first)["incomplete"] as? Int == 2, "\(first.stdout) \(first.stderr)")
         #expect(sandbox.listedTracks().count == 2 && sandbox.listedTracks().allSatisfy { $0["attribution"] == nil })
-        for coordinate in all {
-            let path = "\(tiles)/\(coordinate.z)/\(coordinate.x)/\(coordinate.y).png"
-            try FileManager.default.removeItem(atPath: path)
-            try FileStore.writeAtomically(try TileSetMaker.encodedTile(coordinate, kind: .position), to: path)
-        }
+        for coordinate in all { try repair(coordinate, in: tiles, from: template) }
         let repaired = try sandbox.runQueue(options)
         #expect(sandbox.summary(repaired)["rendered"] as? Int == 2 && sandbox.summary(repaired)["incomplete"] as? Int == 0, "\(repaired.stdout)")
         let listed = sandbox.listedTracks()
