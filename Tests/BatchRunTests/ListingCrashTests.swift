@@ -67,113 +67,25 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    /// Kills the listing at every distinct step of every group of system calls (`killSteps`),
-    /// each time from the state `restore` puts back; checks that the killed listing left nothing
-    /// broken in view and that the next listing makes the site `expected`. Then checks that the
-    /// step after a group's last one finds the listing finished (its calls are the traced ones).
-    /// Returns the kills.
+    /// Kills the listing at every step of every group of system calls (`listingKilled`), each
+    /// time from the state `restore` puts back; checks that the killed listing left nothing
+    /// broken in view and that the next listing makes the site `expected`. Returns the kills.
     static func killEverywhere(_ sandbox: RunSandbox, expected: [String: [UInt8]], restore: () throws -> Void) throws -> Int {
-        try restore()
-        let steps = try killSteps(sandbox)
         var kills = 0
         for group in syscallGroups {
-            let chosen = try #require(steps[group], "no steps for \(group)")
-            for (step, last) in chosen.steps.map({ ($0, false) }) + [(chosen.count + 1, true)] {
+            for step in 1...400 {
                 try restore()
                 let killed = try listingKilled(sandbox, at: group, step: step)
-                #expect(killed != last, "\(group) #\(step) of \(chosen.count): the listing's calls differ from the traced listing's")
                 #expect(sandbox.visibleOutputProblems() == [], "killed at \(group) #\(step)")
                 // Old tiles go only after the pages that name the new ones: no page names a tile that is gone.
                 #expect(try missingOverviewImages(sandbox.output) == [], "killed at \(group) #\(step)")
                 try Self.listing(sandbox)
                 #expect(try publishedFiles(sandbox.output) == expected, "not repaired after a kill at \(group) #\(step)")
-                if killed { kills += 1 }
+                guard killed else { break }
+                kills += 1
             }
         }
         return kills
-    }
-
-    /// System calls that change no file: a kill before one of them leaves what a kill before
-    /// the next call leaves. fsync and fdatasync only decide what survives a power cut; a
-    /// SIGKILL keeps the page cache, so the next process reads the same files either way.
-    static let changesNoFile: Set<String> = ["fsync", "fdatasync"]
-
-    /// For each group of `syscallGroups`: how many of its calls an uninterrupted listing makes
-    /// from the restored state, and the steps worth a kill. strace's SIGKILL lands before the
-    /// call, so a kill at a step leaves the effects of every call before it. Two steps with only
-    /// fsyncs between them (the fsync of each staged file of a batch, then its first rename;
-    /// the fsync of a folder, then the next write) leave the same files, and only the last of
-    /// such a run is kept: every write (a staged file, a journal's append), rename (publish),
-    /// unlink (an old tile or page going) and the fsyncs before a call no group holds keep their
-    /// kill. When the trace shows something the reasoning does not cover (a second thread
-    /// changing files, a writable shared mapping, a group using two calls), every step is kept.
-    static func killSteps(_ sandbox: RunSandbox) throws -> [String: (count: Int, steps: [Int])] {
-        let trace = sandbox.root + "/listing.strace"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.strace)
-        let traced = [
-            "write,pwrite64,writev,pwritev,rename,renameat,renameat2,unlink,unlinkat,fsync,fdatasync,open,openat,creat,mkdir,mkdirat,rmdir",
-            "ftruncate,truncate,link,linkat,symlink,symlinkat,chmod,fchmod,fchmodat,utimensat,fallocate,mmap,copy_file_range,sendfile",
-        ].joined(separator: ",")
-        process.arguments =
-            ["-f", "-o", trace, "-e", "trace=" + traced, "--", RunSandbox.binary]
-            + ["listing", "--jobs", sandbox.jobs, "--output", sandbox.output, "--page-size", "2", "--style", sandbox.thumbnailsOnlyStyle]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the traced listing failed")
-        let groupOf = Dictionary(uniqueKeysWithValues: syscallGroups.flatMap { group in group.split(separator: ",").map { (String($0), group) } })
-        var counts: [String: Int] = [:], names: [String: Set<String>] = [:]
-        var kept: [String: [Int]] = [:]
-        var pending: (group: String, step: Int)?
-        var mainThread: Substring?
-        var mergeable = true
-        for line in String(decoding: try FileStore.readFile(trace), as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2, let open = fields[1].firstIndex(of: "(") else { continue }
-            let thread = fields[0], call = String(fields[1][..<open]), arguments = fields[1][open...]
-            guard call.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }  // "<... resumed>", "--- SIG", "+++ exited"
-            mainThread = mainThread ?? thread
-            let failed = line.contains(") = -1 ")
-            let changesFiles: Bool
-            switch call {
-            case _ where changesNoFile.contains(call): changesFiles = false
-            case "open", "openat": changesFiles = !failed && (arguments.contains("O_CREAT") || arguments.contains("O_TRUNC"))
-            case "mmap": changesFiles = arguments.contains("PROT_WRITE") && arguments.contains("MAP_SHARED")
-            case "write", "writev": changesFiles = !failed && !arguments.hasPrefix("(1,") && !arguments.hasPrefix("(2,")  // not stdout, stderr
-            default: changesFiles = !failed
-            }
-            if thread != mainThread {
-                // strace without -f (listingKilled) counts the first thread's calls only.
-                if changesFiles { mergeable = false }
-                continue
-            }
-            if call == "mmap" && changesFiles { mergeable = false }
-            if let group = groupOf[call] {
-                counts[group, default: 0] += 1
-                names[group, default: []].insert(call)
-                // A point still pending leaves the same files as this one, which stands for both;
-                // a call that changes files ends its run at once.
-                if changesFiles {
-                    kept[group, default: []].append(counts[group]!)
-                    pending = nil
-                } else {
-                    pending = (group, counts[group]!)
-                }
-            } else if changesFiles, let last = pending {
-                kept[last.group, default: []].append(last.step)
-                pending = nil
-            }
-        }
-        if let last = pending { kept[last.group, default: []].append(last.step) }
-        var result: [String: (count: Int, steps: [Int])] = [:]
-        for group in syscallGroups {
-            let count = counts[group] ?? 0
-            let everyStep = !mergeable || (names[group]?.count ?? 0) > 1
-            result[group] = (count, everyStep ? Array(stride(from: 1, through: count, by: 1)) : Array(Set(kept[group] ?? [])).sorted())
-        }
-        return result
     }
 
     /// `tracksnap listing` under strace, killed (SIGKILL) at the `step`-th call of the system
