@@ -18,7 +18,8 @@ import FileStore
 /// of an older generation left by a kill between the two is then not read. Version 1 of the
 /// index (`regions.index`, whole, no generation) is read when there is no version 2, written
 /// again as version 2 at the next change and then removed: a version 1 reader finds no index and
-/// reads every region's counts again rather than an index that is not up to date.
+/// reads every region's counts again rather than an index that is not up to date, and when both
+/// files are there (version 1 ran after this one) neither is read.
 extension OverviewRegionIndex {
     /// The index's files under the overview's state directory.
     struct Files {
@@ -40,6 +41,14 @@ extension OverviewRegionIndex {
     /// is no version 2); empty when none reads.
     static func load(_ files: Files) -> OverviewRegionIndex {
         var index = OverviewRegionIndex()
+        // Both versions' files: a version 1 writer ran after this version (or a kill came between
+        // writing version 2 and removing version 1). Neither is trusted: every picture and page is
+        // checked again, and the next save writes version 2 whole and removes version 1.
+        if FileStore.exists(files.legacyPath) && FileStore.exists(files.wholePath) {
+            index.legacyKept = true
+            index.keptLines = [:]
+            return index
+        }
         if let whole = try? FileStore.readFile(files.wholePath) {
             var records = TabSeparated.records(whole)
             if let first = records.first, first.count == 2, first[0] == "regions-index", let generation = Int(first[1]), generation > 0 {

@@ -129,6 +129,12 @@ import Testing
         #expect(saving.whole)
         try loaded.save(files, thenWrite: [])
         #expect(!FileStore.exists(files.legacyPath) && Self.same(OverviewRegionIndex.load(files), Self.sample))
+        // Version 1 wrote its file again (it ran after this version): neither file is read, and the next save writes version 2 whole.
+        try FileStore.writeAtomically(Self.sample.bytes(), to: files.legacyPath)
+        let both = OverviewRegionIndex.load(files)
+        #expect(both.entries.isEmpty && both.pages.isEmpty && both.legacyKept)
+        try both.save(files, thenWrite: [])
+        #expect(!FileStore.exists(files.legacyPath) && FileStore.exists(files.wholePath) && OverviewRegionIndex.load(files).generation == 1)
         // A whole file without its generation line (not one this version wrote) is not read.
         try FileStore.writeAtomically(Self.sample.bytes(), to: files.wholePath)
         #expect(OverviewRegionIndex.load(files).entries.isEmpty)
