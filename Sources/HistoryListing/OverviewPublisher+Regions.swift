@@ -274,7 +274,7 @@ extension OverviewPublisher {
             years.allSatisfy({ FileStore.exists(root + OverviewPage.yearPagePath($0)) }),
             let files = try? Set(FileStore.listDirectory(root + Self.directory))
         else { return false }
-        let index = OverviewRegionIndex.load(regionIndexPath)
+        let index = OverviewRegionIndex.load(regionIndexFiles)
         let prefix = Self.directory + "/"
         return states.allSatisfy { stem in
             if stem.hasPrefix(".") { return true }

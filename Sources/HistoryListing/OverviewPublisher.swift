@@ -16,9 +16,9 @@ import ThumbnailCache
 /// Order of writing, so a `kill -9` anywhere leaves old pictures served and the next refresh
 /// repairs: each region's pictures, then its counts (a refresh killed between them applies the
 /// same change to the old counts again), then its page; the year pages; then the page and
-/// `index/overview.json`; pictures and pages no longer planned are removed; then the catalog,
-/// the region index (`OverviewRegionIndex`: a picture made of the same tracks is shown from it
-/// without reading its counts) and the stamp.
+/// `index/overview.json`; pictures and pages no longer planned are removed; then the region
+/// index (`OverviewRegionIndex`: a picture made of the same tracks is shown from it without
+/// reading its counts; its changes appended to a journal), the catalog and the stamp.
 package struct OverviewPublisher {
     /// Folder of the region pictures, relative to Output/.
     static let directory = "overview"
@@ -50,7 +50,8 @@ package struct OverviewPublisher {
     var journalDirectory: String { stateDirectory + "/added" }
     private var stampPath: String { stateDirectory + "/stamp" }
     private var catalogPath: String { stateDirectory + "/tracks" }
-    var regionIndexPath: String { stateDirectory + "/regions.index" }
+    /// The region index's files (`OverviewRegionIndex+Journal`).
+    var regionIndexFiles: OverviewRegionIndex.Files { OverviewRegionIndex.Files(directory: stateDirectory) }
     private var namedRegionsPath: String { stateDirectory + "/named-regions" }
 
     /// Cards on a region's page and on each of its numbered pages (`RegionPages`). Default: 60,
@@ -160,7 +161,7 @@ package struct OverviewPublisher {
         {
             return Report(regions: states.filter { !$0.contains(".") }.count)
         }
-        var work = Work(regionIndex: OverviewRegionIndex.load(regionIndexPath))
+        var work = Work(regionIndex: OverviewRegionIndex.load(regionIndexFiles))
         work.cardsUnchanged = cardsUnchanged
         work.records.use(store)
         var catalog = OverviewCatalog.load(catalogPath)
@@ -234,7 +235,7 @@ package struct OverviewPublisher {
             })
         try removeStale(livePictures: live, liveImages: liveImages, liveRegionPages: work.regionPages, years: years)
         // One batch, the stamp last: a refresh killed before it does the work again.
-        var state = [(bytes: regionIndex.bytes(), path: regionIndexPath)]
+        var state: [(bytes: [UInt8], path: String)] = []
         if let namedRegions, namedRegions != keptNamed { state.append((Self.bytes(of: namedRegions), namedRegionsPath)) }
         // New tracks only: their entries written over the catalog's end (fsynced before the stamp).
         var catalogSaved = false
@@ -243,7 +244,9 @@ package struct OverviewPublisher {
         // The stamp names the years, so an unchanged refresh can check their pages are there.
         let stampFile = ([stamp] + sortedYears.map(String.init)).joined(separator: "\n")
         if complete && report.basemapProblems.isEmpty { state.append((Array(stampFile.utf8), stampPath)) } else { try FileStore.remove(stampPath) }
-        try FileStore.writeAtomically(state, permissions: 0o600)
+        // The region index's changes appended to its journal before the batch (or the whole
+        // index written first in it).
+        try regionIndex.save(regionIndexFiles, thenWrite: state)
         return report
     }
 

@@ -5,7 +5,7 @@ import MapGeometry
 
 /// What the overview pages show of each picture (a region's, or a region's in one year), with the
 /// digest of what the picture is made of (its frame, scales and member tracks), kept in
-/// `Output/.tracksnap/overview/regions.index`: a picture whose plan has the same digest is shown
+/// `Output/.tracksnap/overview/regions.2.index` and its journal (`OverviewRegionIndex+Journal`): a picture whose plan has the same digest is shown
 /// as it is, without reading its counts (tens of megabytes for a busy city). One line a picture:
 /// `stem \t digest \t tracks \t distance_m \t width_pt \t height_pt \t minX \t minY \t maxX \t maxY \t scales \t thumbnail scales \t tiles`
 /// (Mercator edges and scales as the bit patterns of their doubles, so they read back exactly;
@@ -45,6 +45,13 @@ struct OverviewRegionIndex {
     /// Each region's summary, by region stem.
     var regions: [String: Summary] = [:]
 
+    /// As loaded (`load(_: Files)`): the whole file's generation (0: none, or version 1's file),
+    /// its size and the journal's, whether the journal held a block that was not applied, whether
+    /// the index was version 1's, and the lines by key (`keyedLines`), which a save compares with.
+    var generation = 0, wholeBytes = 0, journalBytes = 0
+    var journalStale = false, legacyKept = false
+    var keptLines: [String: String] = [:]
+
     /// The digest of a planned region drawn at `scales`, over the map of `basemapStamp`
     /// (`OverviewBasemap.stamp`; nil: over the grid).
     /// `tilePoints` is the detail image's tile side (`OverviewOptions.tilePoints`).
@@ -67,67 +74,86 @@ struct OverviewRegionIndex {
         return hash.finalize().hex
     }
 
-    /// The index at `path`; empty when missing or unreadable (every region's counts are then read).
-    static func load(_ path: String) -> OverviewRegionIndex {
-        guard let bytes = try? FileStore.readFile(path) else { return OverviewRegionIndex() }
-        return load(bytes: bytes)
-    }
-
-    /// The index in `bytes` (lines that do not read are left out).
+    /// The index in `bytes` (lines that do not read are left out), as a whole file holds it.
     static func load(bytes: [UInt8]) -> OverviewRegionIndex {
         var index = OverviewRegionIndex()
-        func doubles(_ field: String) -> [Double] { field.split(separator: ",").compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:)) }
-        for fields in TabSeparated.records(bytes) {
-            if fields.count == 3 && fields[0] == "page" {
-                // Cut to the 128 bits `RegionPages.digest` keeps, so a page an earlier version
-                // wrote with the whole SHA-256 is not written again for that alone.
-                index.pages[fields[1]] = String(fields[2].prefix(32))
-                continue
-            }
-            if fields.count == 8 && fields[0] == "region" {
-                index.regions[fields[1]] = summary(fields)
-                continue
-            }
-            guard fields.count == 13 else { continue }
-            let integers = fields[2...5].compactMap { Int($0) }
-            let edges = fields[6...9].compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:))
-            let scales = doubles(fields[10]), thumbnailScales = doubles(fields[11])
-            let tileFields = fields[12].split(separator: ";", omittingEmptySubsequences: false)
-            let digests = tileFields.dropFirst().map { $0.split(separator: ",").compactMap { UInt64($0, radix: 16) } }
-            guard integers.count == 4, edges.count == 4, !scales.isEmpty, let tilePoints = tileFields.first.flatMap({ Int($0) }), tilePoints > 0,
-                integers[2] > 0, integers[3] > 0, digests.count == scales.count
-            else { continue }
-            let picture = OverviewPage.Picture(
-                stem: fields[0], trackCount: integers[0], distanceMeters: integers[1], widthPoints: integers[2], heightPoints: integers[3],
-                mapRect: MapRect(minX: edges[0], minY: edges[1], maxX: edges[2], maxY: edges[3]), scales: scales, thumbnailScales: thumbnailScales,
-                tilePoints: tilePoints, tileDigests: digests)
-            // A line whose tiles do not cover its picture is left out: the picture is drawn again.
-            guard digests.allSatisfy({ $0.count == picture.tiling.count }) else { continue }
-            index.entries[fields[0]] = Entry(digest: fields[1], picture: picture)
-        }
+        for fields in TabSeparated.records(bytes) { index.apply(fields) }
         return index
     }
 
+    /// Applies one line's `fields`: a picture, page or region line sets its entry, a `drop` line
+    /// (`drop \t picture|page|region \t name`, written by the journal) removes one. A picture line
+    /// that does not read removes the picture it names (it is drawn again); other lines that do
+    /// not read are left out.
+    mutating func apply(_ fields: [String]) {
+        if fields.count == 3 && fields[0] == "page" {
+            // Cut to the 128 bits `RegionPages.digest` keeps, so a page an earlier version
+            // wrote with the whole SHA-256 is not written again for that alone.
+            pages[fields[1]] = String(fields[2].prefix(32))
+            return
+        }
+        if fields.count == 8 && fields[0] == "region" {
+            regions[fields[1]] = Self.summary(fields)
+            return
+        }
+        if fields.count == 3 && fields[0] == "drop" {
+            switch fields[1] {
+            case "picture": entries[fields[2]] = nil
+            case "page": pages[fields[2]] = nil
+            case "region": regions[fields[2]] = nil
+            default: break
+            }
+            return
+        }
+        guard fields.count == 13 else { return }
+        entries[fields[0]] = Self.entry(fields)
+    }
+
+    /// The picture of a picture line's 13 `fields`; nil when they do not read.
+    private static func entry(_ fields: [String]) -> Entry? {
+        func doubles(_ field: String) -> [Double] { field.split(separator: ",").compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:)) }
+        let integers = fields[2...5].compactMap { Int($0) }
+        let edges = fields[6...9].compactMap { UInt64($0, radix: 16) }.map(Double.init(bitPattern:))
+        let scales = doubles(fields[10]), thumbnailScales = doubles(fields[11])
+        let tileFields = fields[12].split(separator: ";", omittingEmptySubsequences: false)
+        let digests = tileFields.dropFirst().map { $0.split(separator: ",").compactMap { UInt64($0, radix: 16) } }
+        guard integers.count == 4, edges.count == 4, !scales.isEmpty, let tilePoints = tileFields.first.flatMap({ Int($0) }), tilePoints > 0,
+            integers[2] > 0, integers[3] > 0, digests.count == scales.count
+        else { return nil }
+        let picture = OverviewPage.Picture(
+            stem: fields[0], trackCount: integers[0], distanceMeters: integers[1], widthPoints: integers[2], heightPoints: integers[3],
+            mapRect: MapRect(minX: edges[0], minY: edges[1], maxX: edges[2], maxY: edges[3]), scales: scales, thumbnailScales: thumbnailScales,
+            tilePoints: tilePoints, tileDigests: digests)
+        // A line whose tiles do not cover its picture is left out: the picture is drawn again.
+        guard digests.allSatisfy({ $0.count == picture.tiling.count }) else { return nil }
+        return Entry(digest: fields[1], picture: picture)
+    }
+
     /// The index's bytes, sorted by stem.
-    func bytes() -> [UInt8] {
-        var text = ""
+    func bytes() -> [UInt8] { Array(keyedLines().map(\.line).joined().utf8) }
+
+    /// The index's lines (each with its newline), sorted by stem, each with the key a journal's
+    /// `drop` line names it by (`picture|page|region \t name`).
+    func keyedLines() -> [(key: String, line: String)] {
+        var lines: [(key: String, line: String)] = []
         for (stem, entry) in entries.sorted(by: { $0.key < $1.key }) {
             let picture = entry.picture, rect = picture.mapRect
             let numbers = [picture.trackCount, picture.distanceMeters, picture.widthPoints, picture.heightPoints].map(String.init)
             let edges = [rect.minX, rect.minY, rect.maxX, rect.maxY].map { String($0.bitPattern, radix: 16) }
             let scales = [picture.scales, picture.thumbnailScales].map { $0.map { String($0.bitPattern, radix: 16) }.joined(separator: ",") }
             let tiles = ([String(picture.tilePoints)] + picture.tileDigests.map { $0.map { String($0, radix: 16) }.joined(separator: ",") })
-            text += TabSeparated.line([stem, entry.digest] + numbers + edges + scales + [tiles.joined(separator: ";")])
+            lines.append(("picture\t" + stem, TabSeparated.line([stem, entry.digest] + numbers + edges + scales + [tiles.joined(separator: ";")])))
         }
-        for (stem, digest) in pages.sorted(by: { $0.key < $1.key }) { text += TabSeparated.line(["page", stem, digest]) }
+        for (stem, digest) in pages.sorted(by: { $0.key < $1.key }) { lines.append(("page\t" + stem, TabSeparated.line(["page", stem, digest]))) }
         for (stem, region) in regions.sorted(by: { $0.key < $1.key }) {
             let links = region.yearLinks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
-            text += TabSeparated.line([
+            let line = TabSeparated.line([
                 "region", stem, region.digest, region.years.map(String.init).joined(separator: ","), region.oneYear ? "1" : "0",
                 String(region.pageCount), String(region.cardsPerPage), links,
             ])
+            lines.append(("region\t" + stem, line))
         }
-        return Array(text.utf8)
+        return lines
     }
 
     /// The summary of a `region` line's fields; nil when they do not read.
