@@ -72,12 +72,15 @@ lint:
 
 ## Unit, reader, raster, PNG and end-to-end tests, then the site in headless Chromium
 ## (scripts/site-check.sh; screenshots in $(OUTPUT)/.checks/), then twelve nights with faults (soak).
+## The unit tests run the debug build; the end-to-end tests, the site check and the soak run the
+## release binaries users run (TRACKSNAP_TEST_BIN): 5-10x faster renders keep CI within 20 minutes.
 test: deps
 	@bash scripts/ensure-deps.sh chromium
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	SCREENSHOTS=$(OUTPUT)/.checks bash scripts/site-check.sh .build/debug/tracksnap
-	python3 scripts/soak.py --bin .build/debug --seed $(SOAK_SEED) --nights $(SOAK_NIGHTS)
+	$(SWIFT) build $(RELEASE_FLAGS)
+	TRACKSNAP_TEST_BIN=$(RELEASE_BIN) $(SWIFT) test --skip-build
+	SCREENSHOTS=$(OUTPUT)/.checks bash scripts/site-check.sh $(RELEASE_BIN)/tracksnap
+	python3 scripts/soak.py --bin $(RELEASE_BIN) --seed $(SOAK_SEED) --nights $(SOAK_NIGHTS)
 
 ## Many nights of a deployment with a random fault each (kill -9, SIGTERM, disk full, a listing or
 ## a second run during the run, retry --all), then the site must equal a clean run of the final
