@@ -96,12 +96,15 @@ extension IndexedCanvas: Blitter {
             indices.withUnsafeMutableBufferPointer { indexBuffer in
                 let indices = indexBuffer.baseAddress!
                 let blended = blendedBuffer.baseAddress!
+                // The runs are read from a copy made once (its values are already taken out):
+                // read through the `inout` mask, each row copied the mask (1% of the render).
+                let runs = mask
                 // Row by row as `CoverageMask.forEachCoveredRunByRow`, over every row when each is
                 // copied first.
-                for row in rowSource == nil ? mask.minY...mask.maxY : 0...height - 1 {
+                for row in rowSource == nil ? runs.minY...runs.maxY : 0...height - 1 {
                     if let rowSource { Self.copyRow(row, from: rowSource, into: indices, width: width) }
-                    guard !full, row >= mask.minY, row <= mask.maxY else { continue }
-                    mask.forEachCoveredRun(inRow: row) { first, last in
+                    guard !full, row >= runs.minY, row <= runs.maxY else { continue }
+                    runs.forEachCoveredRun(inRow: row) { first, last in
                         guard !full else { return }
                         // One pixel: its level (nonzero) blended over its index, the pair's result
                         // looked up once for the whole mask; false when the palette is full.
