@@ -42,10 +42,29 @@ public protocol Blitter {
     /// The mask is cleared as it is read, ready for the next image.
     mutating func blendStroke(levels: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor, casingColor: RGBAColor)
 
+    /// Copies `rows[kinds[y]]` into every row y, as `copy` does, and blends the stroke's `levels`
+    /// over the result, as `blendStroke` does: the same pixels as the two one after the other,
+    /// which is what targets without a faster way do (the default). A target may blend each row
+    /// right after copying it, while its pixels are still in cache.
+    mutating func copyRows(
+        _ rows: [SolidRow], kinds: [UInt8], thenBlendStroke levels: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor,
+        casingColor: RGBAColor)
+
     /// Runs `draw` on the pixels as an RGBA canvas, for a layer whose colour varies per pixel
     /// (basemap tiles, colour bands). A palette target has no RGBA pixels: it does not run
     /// `draw` and sets `ranOutOfColors` (such scenes are sent to RGBA before drawing).
     mutating func drawRGBA(_ draw: (inout Canvas) -> Void)
+}
+
+extension Blitter {
+    /// `copy` for every row, then `blendStroke`.
+    public mutating func copyRows(
+        _ rows: [SolidRow], kinds: [UInt8], thenBlendStroke levels: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor,
+        casingColor: RGBAColor
+    ) {
+        for y in 0..<height { copy(rows[Int(kinds[y])], toRow: y) }
+        blendStroke(levels: &levels, ramp: ramp, routeColor: routeColor, casingColor: casingColor)
+    }
 }
 
 /// The form in which a target takes the coverage of a route and its casing.

@@ -83,6 +83,14 @@ extension CoverageMask {
             forEachMarkedRun(blockRow: row >> Self.blockRowShift) { first, last in body(row, first, last) }
         }
     }
+
+    /// Calls `body(first, last)` for the runs of one row in `minY...maxY`, left to right: the
+    /// runs `forEachCoveredRunByRow` gives for that row.
+    @inlinable
+    func forEachCoveredRun(inRow row: Int, _ body: (_ first: Int, _ last: Int) -> Void) {
+        guard tracksBlocks else { return body(minX, maxX) }
+        forEachMarkedRun(blockRow: row >> Self.blockRowShift, body)
+    }
 }
 
 /// Marks blocks from inside a writer's loop, where the mask itself is borrowed: a pointer to the

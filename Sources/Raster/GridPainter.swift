@@ -53,19 +53,47 @@ public enum GridPainter {
     public static func paint<Target: Blitter>(
         _ target: inout Target, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double
     ) -> GridSpacing {
-        let width = target.width, height = target.height
+        let (spacing, rows) = solidRows(&target, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
+        guard let rows else { return spacing }
+        for y in 0..<target.height { target.copy(rows.byKind[Int(rows.kinds[y])], toRow: y) }
+        return spacing
+    }
+
+    /// Paints the background for `viewport` as `paint` does and blends a route's stroke over it
+    /// as `Blitter.blendStroke` does, in one pass over the rows where the target can
+    /// (`Blitter.copyRows(_:kinds:thenBlendStroke:ramp:routeColor:casingColor:)`). `levels` is left
+    /// empty, as `blendStroke` leaves it, even when the grid finds no room for its colours.
+    @discardableResult
+    public static func paint<Target: Blitter>(
+        _ target: inout Target, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double,
+        thenBlendStroke levels: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor, casingColor: RGBAColor
+    ) -> GridSpacing {
+        let (spacing, rows) = solidRows(&target, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
+        guard let rows else {
+            levels.clear()
+            return spacing
+        }
+        target.copyRows(rows.byKind, kinds: rows.kinds, thenBlendStroke: &levels, ramp: ramp, routeColor: routeColor, casingColor: casingColor)
+        return spacing
+    }
+
+    /// The grid's spacing, its solid rows (one per kind of row that appears) and each row's kind;
+    /// no rows when the target ran out of colours making them.
+    private static func solidRows<Target: Blitter>(
+        _ target: inout Target, viewport: Viewport, latitudeDegrees: Double, style: GridStyle, scale: Double
+    ) -> (GridSpacing, (byKind: [Target.SolidRow], kinds: [UInt8])?) {
         let (spacing, columns, rows) = profiles(
-            width: width, height: height, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
+            width: target.width, height: target.height, viewport: viewport, latitudeDegrees: latitudeDegrees, style: style, scale: scale)
         let shades = (0..<4).map { kind in shade(style, minor: kind & minorLine == 0 ? 0 : 1, major: kind & majorLine == 0 ? 0 : 1) }
         // Kinds of row in the order they first appear, the plain one first (a palette numbers its
         // colours in this order, and the PNG's bytes follow).
         var rowsByKind = [Target.SolidRow?](repeating: nil, count: 4)
         for kind in [0] + rows.map(Int.init) where rowsByKind[kind] == nil {
             rowsByKind[kind] = target.solidRow(columns.map { shades[Int($0) | kind] })
-            if target.ranOutOfColors { return spacing }
+            if target.ranOutOfColors { return (spacing, nil) }
         }
-        for y in 0..<height { target.copy(rowsByKind[Int(rows[y])]!, toRow: y) }
-        return spacing
+        // Kinds that never appear are given the plain row (never copied).
+        return (spacing, (rowsByKind.map { $0 ?? rowsByKind[0]! }, rows))
     }
 
     /// Bits of a pixel's (or a row's, or a column's) kind: which lines cross it.

@@ -37,8 +37,47 @@ extension IndexedCanvas: Blitter {
     /// colour and stores the palette index of the result; on a full palette, sets
     /// `ranOutOfColors` and stops (the canvas is then partly drawn).
     public mutating func blendStroke(levels mask: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor, casingColor: RGBAColor) {
+        blendStroke(levels: &mask, ramp: ramp, routeColor: routeColor, casingColor: casingColor, rowSource: nil)
+    }
+
+    /// Copies each row and blends the stroke's runs in it right after, in one pass over the
+    /// rows: the same pixels and palette as `copy` for every row and then `blendStroke`.
+    // At 2560×1920 the grid's copies had pushed the canvas out of cache by the time the blend
+    // came back to the route's pixels: two thirds of the blend's `perf` samples were its first
+    // load of a canvas or a mask line. Blended right after its copy, a row is still in L1.
+    public mutating func copyRows(
+        _ rows: [[UInt8]], kinds: [UInt8], thenBlendStroke levels: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor,
+        casingColor: RGBAColor
+    ) {
+        precondition(kinds.count == height && rows.allSatisfy { $0.count == width }, "a kind per row, and rows of \(width) indices")
+        // One buffer, read through pointers: a row taken out of `rows` per canvas row was a
+        // retain and a release each (1% of the 2560×1920 render).
+        let flat = Array(rows.joined())
+        flat.withUnsafeBufferPointer { flat in
+            kinds.withUnsafeBufferPointer { kinds in
+                blendStroke(
+                    levels: &levels, ramp: ramp, routeColor: routeColor, casingColor: casingColor,
+                    rowSource: (flat.baseAddress!, kinds.baseAddress!))
+            }
+        }
+    }
+
+    /// `blendStroke`, with every row y first overwritten by row `kinds[y]` of `rows` (rows of
+    /// `width` indices one after the other) when there is a row source.
+    private mutating func blendStroke(
+        levels mask: inout CoverageMask, ramp: StrokeRamp, routeColor: RGBAColor, casingColor: RGBAColor,
+        rowSource: (rows: UnsafePointer<UInt8>, kinds: UnsafePointer<UInt8>)?
+    ) {
         precondition(mask.originX == 0 && mask.originY == 0 && mask.width == width && mask.height == height, "the mask must cover the canvas")
-        guard !mask.isEmpty else { return }
+        guard !mask.isEmpty else {
+            if let rowSource {
+                let (canvasWidth, canvasHeight) = (width, height)
+                indices.withUnsafeMutableBufferPointer { indices in
+                    for row in 0..<canvasHeight { Self.copyRow(row, from: rowSource, into: indices.baseAddress!, width: canvasWidth) }
+                }
+            }
+            return
+        }
         let levels = ramp.maximumLevel + 1
         // Palette index + 1 for (old index, level); 0 until first blended.
         let blendedBuffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: 256 * levels)
@@ -57,79 +96,89 @@ extension IndexedCanvas: Blitter {
             indices.withUnsafeMutableBufferPointer { indexBuffer in
                 let indices = indexBuffer.baseAddress!
                 let blended = blendedBuffer.baseAddress!
-                mask.forEachCoveredRunByRow { row, first, last in
-                    guard !full else { return }
-                    // One pixel: its level (nonzero) blended over its index, the pair's result
-                    // looked up once for the whole mask; false when the palette is full.
-                    @inline(__always) func blendPixel(_ offset: Int, _ level: Int) -> Bool {
-                        let key = Int(indices[offset]) &* levels &+ level
-                        var entry = blended[key]
-                        if entry == 0 {
-                            let (casing, route) = ramp.coverages(level: level)
-                            var color = palette[Int(indices[offset])]
-                            color = IndexedCanvas.blend(color, casingColor, casing)
-                            color = IndexedCanvas.blend(color, routeColor, route)
-                            guard let index = palette.index(of: color) else { return false }
-                            entry = UInt16(index) + 1
-                            blended[key] = entry
-                        }
-                        indices[offset] = UInt8(truncatingIfNeeded: entry &- 1)
-                        return true
-                    }
-                    var column = first
-                    let rowBase = row &* width
-                    while column <= last {
-                        let offset = rowBase &+ column
-                        let raw = UnsafeMutableRawPointer(values + offset)
-                        if column &+ 8 <= last &+ 1 {
-                            // Most of a run is untouched: skip 32 pixels at a time, then 8; a
-                            // word with levels is blended byte by byte from its lowest set byte
-                            // (left to right: the palette grows in pixel order) and zeroed whole.
-                            if column &+ 32 <= last &+ 1,
-                                raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                                    == 0
-                            {
-                                column &+= 32
-                                continue
+                // The runs are read from a copy made once (its values are already taken out):
+                // read through the `inout` mask, each row copied the mask (1% of the render).
+                let runs = mask
+                // Row by row as `CoverageMask.forEachCoveredRunByRow`, over every row when each is
+                // copied first.
+                for row in rowSource == nil ? runs.minY...runs.maxY : 0...height - 1 {
+                    if let rowSource { Self.copyRow(row, from: rowSource, into: indices, width: width) }
+                    guard !full, row >= runs.minY, row <= runs.maxY else { continue }
+                    runs.forEachCoveredRun(inRow: row) { first, last in
+                        guard !full else { return }
+                        // One pixel: its level (nonzero) blended over its index, the pair's result
+                        // looked up once for the whole mask; false when the palette is full.
+                        @inline(__always) func blendPixel(_ offset: Int, _ level: Int) -> Bool {
+                            let key = Int(indices[offset]) &* levels &+ level
+                            var entry = blended[key]
+                            if entry == 0 {
+                                let (casing, route) = ramp.coverages(level: level)
+                                var color = palette[Int(indices[offset])]
+                                color = IndexedCanvas.blend(color, casingColor, casing)
+                                color = IndexedCanvas.blend(color, routeColor, route)
+                                guard let index = palette.index(of: color) else { return false }
+                                entry = UInt16(index) + 1
+                                blended[key] = entry
                             }
-                            var word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-                            if word != 0 {
-                                raw.storeBytes(of: 0, as: UInt64.self)
-                                // Inside a route (most of its pixels) eight equal levels over
-                                // eight equal indices, the map's paper, are one pair: blended
-                                // once, stored as one word. The first pixel is blended first, as
-                                // byte by byte, so the palette grows in the same order.
-                                let under = UnsafeMutableRawPointer(indices + offset)
-                                let pixels = under.loadUnaligned(as: UInt64.self)
-                                if word == (word & 0xFF) &* 0x0101_0101_0101_0101, pixels == (pixels & 0xFF) &* 0x0101_0101_0101_0101 {
-                                    guard blendPixel(offset, Int(truncatingIfNeeded: word & 0xFF)) else {
-                                        full = true
-                                        return
-                                    }
-                                    under.storeBytes(of: UInt64(indices[offset]) &* 0x0101_0101_0101_0101, as: UInt64.self)
-                                    column &+= 8
+                            indices[offset] = UInt8(truncatingIfNeeded: entry &- 1)
+                            return true
+                        }
+                        var column = first
+                        let rowBase = row &* width
+                        while column <= last {
+                            let offset = rowBase &+ column
+                            let raw = UnsafeMutableRawPointer(values + offset)
+                            if column &+ 8 <= last &+ 1 {
+                                // Most of a run is untouched: skip 32 pixels at a time, then 8; a
+                                // word with levels is blended byte by byte from its lowest set byte
+                                // (left to right: the palette grows in pixel order) and zeroed whole.
+                                if column &+ 32 <= last &+ 1,
+                                    raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                                        | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                                        | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                                        == 0
+                                {
+                                    column &+= 32
                                     continue
                                 }
-                                repeat {
-                                    let shift = word.trailingZeroBitCount & ~7
-                                    guard blendPixel(offset &+ shift >> 3, Int(truncatingIfNeeded: (word >> UInt64(shift)) & 0xFF)) else {
-                                        full = true
-                                        return
+                                var word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+                                if word != 0 {
+                                    raw.storeBytes(of: 0, as: UInt64.self)
+                                    // Inside a route (most of its pixels) eight equal levels over
+                                    // eight equal indices, the map's paper, are one pair: blended
+                                    // once, stored as one word. The first pixel is blended first, as
+                                    // byte by byte, so the palette grows in the same order.
+                                    let under = UnsafeMutableRawPointer(indices + offset)
+                                    let pixels = under.loadUnaligned(as: UInt64.self)
+                                    if word == (word & 0xFF) &* 0x0101_0101_0101_0101, pixels == (pixels & 0xFF) &* 0x0101_0101_0101_0101 {
+                                        guard blendPixel(offset, Int(truncatingIfNeeded: word & 0xFF)) else {
+                                            full = true
+                                            return
+                                        }
+                                        under.storeBytes(of: UInt64(indices[offset]) &* 0x0101_0101_0101_0101, as: UInt64.self)
+                                        column &+= 8
+                                        continue
                                     }
-                                    word &= ~(0xFF << UInt64(shift))
-                                } while word != 0
+                                    repeat {
+                                        let shift = word.trailingZeroBitCount & ~7
+                                        guard blendPixel(offset &+ shift >> 3, Int(truncatingIfNeeded: (word >> UInt64(shift)) & 0xFF)) else {
+                                            full = true
+                                            return
+                                        }
+                                        word &= ~(0xFF << UInt64(shift))
+                                    } while word != 0
+                                }
+                                column &+= 8
+                                continue
                             }
-                            column &+= 8
-                            continue
-                        }
-                        let level = Int(values[offset])
-                        column &+= 1
-                        if level == 0 { continue }
-                        values[offset] = 0
-                        guard blendPixel(offset, level) else {
-                            full = true
-                            return
+                            let level = Int(values[offset])
+                            column &+= 1
+                            if level == 0 { continue }
+                            values[offset] = 0
+                            guard blendPixel(offset, level) else {
+                                full = true
+                                return
+                            }
                         }
                     }
                 }
@@ -142,6 +191,14 @@ extension IndexedCanvas: Blitter {
         } else {
             mask.markCleared()
         }
+    }
+
+    /// Copies row `kinds[row]` of `source.rows` into canvas row `row`.
+    @inline(__always)
+    private static func copyRow(
+        _ row: Int, from source: (rows: UnsafePointer<UInt8>, kinds: UnsafePointer<UInt8>), into indices: UnsafeMutablePointer<UInt8>, width: Int
+    ) {
+        (indices + row &* width).update(from: source.rows + Int(source.kinds[row]) &* width, count: width)
     }
 
     /// Blends `color` where `mask` covers it, with coverage quantized to 1/32 (`StrokeRamp`'s

@@ -34,7 +34,7 @@ struct CoverageWriter: DistanceWriter {
     func write(_ index: Int, distance: Double) {
         // Clamped to 0...255 and rounded: nothing below zero, 255 from 254.5 on.
         let value = smaller(larger(bias - distance * 255, 0), 255)
-        values[index] = max(values[index], UInt8(value + 0.5))
+        values[index] = max(values[index], UInt8(truncatingIfNeeded: truncatedInt(value + 0.5)))
     }
 }
 
@@ -86,7 +86,8 @@ struct RampWriter: DistanceWriter {
     @inline(__always)
     func write(_ index: Int, distance: Double) {
         let steps = Double(StrokeRamp.levelsPerRamp)
-        let route = Int((routeBias - distance) * steps + 0.5), casing = Int((casingBias - distance) * steps + 0.5)
+        // Distances are within the stroke's reach, so both values are small (see `truncatedInt`).
+        let route = truncatedInt((routeBias - distance) * steps + 0.5), casing = truncatedInt((casingBias - distance) * steps + 0.5)
         let routeLevel = casingLevels &+ min(route, StrokeRamp.levelsPerRamp)
         let casingLevel = min(max(casing, 0), StrokeRamp.levelsPerRamp)
         let level = UInt8(truncatingIfNeeded: route >= 1 ? routeLevel : casingLevel)

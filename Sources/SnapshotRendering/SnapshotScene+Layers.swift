@@ -8,6 +8,8 @@ extension SnapshotScene {
     /// out of colours (a palette: draw the scene in RGBA then). `scratch` lends the canvas-sized
     /// mask of a ramp stroke; what the basemap came to goes into `report`.
     func draw<Target: Blitter>(into target: inout Target, scratch: RenderScratch, report: inout BasemapReport?) -> Bool {
+        // The index of a route layer already drawn with the background below it.
+        var routeDrawn: Int?
         for (index, layer) in layers.enumerated() {
             switch layer {
             case .background(let grid):
@@ -16,7 +18,21 @@ extension SnapshotScene {
                 if index + 1 < layers.count, case .vectorMap = layers[index + 1] { continue }
                 // Raster tiles that cover every pixel (fetched before the canvas was made) hide it.
                 if scratch.prefetchedBasemap?.coversEveryPixel == true { continue }
-                paintGrid(grid, into: &target)
+                // A one-colour route of ramp levels right above (the grid map's usual scene) is
+                // rasterized first and blended row by row as the grid's rows are copied
+                // (`Blitter.copyRows`): the same pixels, one pass over the canvas instead of two.
+                if index + 1 < layers.count, case .route(let route) = layers[index + 1], route.bands == nil,
+                    Target.strokeCoverage == .rampLevels, let ramp = route.ramp
+                {
+                    scratch.mask.reshape(width: target.width, height: target.height)
+                    StrokeRasterizer.stroke(route.polylines, ramp: ramp, into: &scratch.mask)
+                    GridPainter.paint(
+                        &target, viewport: frame.viewport, latitudeDegrees: frame.latitudeDegrees, style: grid, scale: options.scale,
+                        thenBlendStroke: &scratch.mask, ramp: ramp, routeColor: options.style.routeColor, casingColor: options.style.casingColor)
+                    routeDrawn = index + 1
+                } else {
+                    paintGrid(grid, into: &target)
+                }
             case .basemap(let settings, let tiles):
                 drawBasemap(settings, tiles: tiles, into: &target, scratch: scratch, report: &report)
             case .vectorMap(let tiles, let style):
@@ -26,6 +42,7 @@ extension SnapshotScene {
                     if let grid { paintGrid(grid, into: &target) }
                 }
             case .route(let route):
+                if index == routeDrawn { continue }
                 drawRoute(route, into: &target, scratch: scratch)
             case .marker(let center, let fill):
                 for (mask, color) in markerDiscs(at: center, fill: fill, width: target.width, height: target.height) {
