@@ -6,8 +6,7 @@ import Testing
 /// `StrokeRasterizer.stroke(_:radiusPixels:roundCaps: false, into:)`: butt ends by the along ramp.
 @Suite struct ButtBandTests {
     @Test func theEndsAreCutSquareAndTheTurnIsRoundAsWithTheOutline() {
-        // The L of `ButtStrokerTests`: half width 3, butt ends at x = 10.5 and y = 50.5.
-        let line = [PixelPoint(x: 10.5, y: 20.5), PixelPoint(x: 40.5, y: 20.5), PixelPoint(x: 40.5, y: 50.5)]
+        let line = ButtStrokerTests.lShape
         var accumulator = AreaAccumulator(width: 64, height: 64)
         var outline = CoverageMask(width: 64, height: 64), band = CoverageMask(width: 64, height: 64)
         ButtStroker.stroke([line], radiusPixels: 3, accumulator: &accumulator, into: &outline)

@@ -4,9 +4,12 @@ import Testing
 @testable import Raster
 
 @Suite struct ButtStrokerTests {
+    /// An L drawn at half width 3 with butt ends at x = 10.5 and y = 50.5 (also `ButtBandTests`'
+    /// line, whose ends are checked against this outline).
+    static let lShape = [PixelPoint(x: 10.5, y: 20.5), PixelPoint(x: 40.5, y: 20.5), PixelPoint(x: 40.5, y: 50.5)]
+
     @Test func turnIsJoinedRoundlyAndTheEndsAreCutSquare() {
-        // An L of half width 3 with butt ends at x = 10.5 and y = 50.5.
-        let line = [PixelPoint(x: 10.5, y: 20.5), PixelPoint(x: 40.5, y: 20.5), PixelPoint(x: 40.5, y: 50.5)]
+        let line = Self.lShape
         var accumulator = AreaAccumulator(width: 64, height: 64)
         var butt = CoverageMask(width: 64, height: 64), round = CoverageMask(width: 64, height: 64)
         ButtStroker.stroke([line], radiusPixels: 3, accumulator: &accumulator, into: &butt)
