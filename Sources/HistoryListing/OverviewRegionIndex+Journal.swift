@@ -46,7 +46,6 @@ extension OverviewRegionIndex {
         // checked again, and the next save writes version 2 whole and removes version 1.
         if FileStore.exists(files.legacyPath) && FileStore.exists(files.wholePath) {
             index.legacyKept = true
-            index.keptLines = [:]
             return index
         }
         if let whole = try? FileStore.readFile(files.wholePath) {
@@ -65,7 +64,7 @@ extension OverviewRegionIndex {
             index.journalBytes = journal.count
             index.journalStale = !index.applyJournal(journal)
         }
-        index.keptLines = Dictionary(index.keyedLines().map { ($0.key, $0.line) }, uniquingKeysWith: { $1 })
+        index.kept = (index.entries, index.pages, index.regions)
         return index
     }
 
@@ -110,6 +109,9 @@ extension OverviewRegionIndex {
     /// loaded, or (`whole`) the whole index of the next generation (also when it was read from
     /// version 1's file or its journal did not read whole); nil when nothing changed.
     func saving() -> (bytes: [UInt8], whole: Bool)? {
+        var loaded = OverviewRegionIndex()
+        (loaded.entries, loaded.pages, loaded.regions) = kept
+        let keptLines = Dictionary(loaded.keyedLines().map { ($0.key, $0.line) }, uniquingKeysWith: { $1 })
         let lines = keyedLines()
         var block = ""
         var live = Set<String>()

@@ -47,10 +47,11 @@ struct OverviewRegionIndex {
 
     /// As loaded (`load(_: Files)`): the whole file's generation (0: none, or version 1's file),
     /// its size and the journal's, whether the journal held a block that was not applied, whether
-    /// the index was version 1's, and the lines by key (`keyedLines`), which a save compares with.
+    /// the index was version 1's, and its pictures, pages and regions, which a save compares with
+    /// (formatted as lines only then: an unchanged refresh loads the index without saving it).
     var generation = 0, wholeBytes = 0, journalBytes = 0
     var journalStale = false, legacyKept = false
-    var keptLines: [String: String] = [:]
+    var kept: (entries: [String: Entry], pages: [String: String], regions: [String: Summary]) = ([:], [:], [:])
 
     /// The digest of a planned region drawn at `scales`, over the map of `basemapStamp`
     /// (`OverviewBasemap.stamp`; nil: over the grid).
