@@ -229,12 +229,13 @@ def main():
                     pages.append((oldest, None))
             if overview.get("years"):
                 pages.append((overview["years"][0]["page"], "overview-year.png"))
-        # index.json (schema 3) lists its parts, newest first; each holds one page's tracks.
+        # index.json (schema 4) counts its parts, part N at part_path with N for {n}; each holds
+        # one page's tracks, the newest part first.
         with open(os.path.join(site, "index.json"), encoding="utf-8") as handle:
-            parts = json.load(handle)["parts"]
+            document = json.load(handle)
         tracks = []
-        for part in parts:
-            with open(os.path.join(site, part["path"]), encoding="utf-8") as handle:
+        for number in range(document["parts"], 0, -1):
+            with open(os.path.join(site, document["part_path"].replace("{n}", str(number))), encoding="utf-8") as handle:
                 tracks += json.load(handle)["tracks"]
         # Every detail page is loaded (hostile names are among them); the first is photographed.
         pages += [(track["page"], "detail.png" if index == 0 else None) for index, track in enumerate(tracks[:200])]

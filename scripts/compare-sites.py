@@ -6,7 +6,8 @@ Must be equal: the set of track ids; every image under thumbs/, byte for byte; e
 index.json and its parts (index/part-N.json) track by track, field by field, in the same order;
 the index pages (index.html, page-N.html), site.css and the parts, byte for byte; the archive
 overview (overview.html, the region pages region-*.html, the year pages overview-YYYY.html,
-index/overview.json and every picture under overview/: regions, their thumbnails and years), byte for byte.
+index/overview.json, its pictures' tile lists under index/overview/ and every picture under overview/: regions,
+their thumbnails and years), byte for byte.
 
 Nothing is left out: a track with no recorded time is placed by its archive file's modification
 time, which enqueue keeps on its copy, so both sites order and date it alike.
@@ -41,11 +42,18 @@ def files(root, sub):
             for name in os.listdir(folder) if not name.startswith(".") and os.path.isfile(os.path.join(folder, name))}
 
 
+def part_paths(document):
+    """The parts index.json names, newest first: listed (schema 3) or counted with a path pattern (schema 4)."""
+    if isinstance(document["parts"], list):
+        return [part["path"] for part in document["parts"]]
+    return [document["part_path"].replace("{n}", str(n)) for n in range(document["parts"], 0, -1)]
+
+
 def listing(root):
-    """index.json (schema 3) with its parts' tracks gathered, newest first, under "tracks"."""
+    """index.json (schema 3 or 4) with its parts' tracks gathered, newest first, under "tracks"."""
     document = json.load(open(os.path.join(root, "index.json")))
-    document["tracks"] = [track for part in document["parts"]
-                          for track in json.load(open(os.path.join(root, part["path"])))["tracks"]]
+    document["tracks"] = [track for path in part_paths(document)
+                          for track in json.load(open(os.path.join(root, path)))["tracks"]]
     return document
 
 
@@ -121,7 +129,7 @@ def main_mapping_keys(first, second):
 
 def main(sharded, single):
     problems = []
-    for sub in ("thumbs", "tracks", "overview"):
+    for sub in ("thumbs", "tracks", "overview", "index/overview"):
         a, b = files(sharded, sub), files(single, sub)
         if set(a) != set(b):
             problems.append(f"{sub}/: {len(set(a) - set(b))} only in the sharded site, {len(set(b) - set(a))} only in the single run")

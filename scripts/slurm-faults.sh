@@ -42,7 +42,8 @@ if status["done"] != expected: problems.append(f"{status['done']} of {expected} 
 if status["failed"]: problems.append(f"quarantined: {[f['job'] + ': ' + f['message'] for f in status['failed']][:3]}")
 if status["queued"] or status["running"]: problems.append(f"{status['queued']} queued, {status['running']} running")
 index = json.load(open(os.path.join(output, "index.json")))
-ids = {t["id"] for part in index["parts"] for t in json.load(open(os.path.join(output, part["path"])))["tracks"]}
+parts = [index["part_path"].replace("{n}", str(n)) for n in range(index["parts"], 0, -1)]  # index.json schema 4
+ids = {t["id"] for path in parts for t in json.load(open(os.path.join(output, path)))["tracks"]}
 thumbs = [n for n in os.listdir(os.path.join(output, "thumbs")) if not n.startswith(".")]
 stems = {n[:64] for n in thumbs}  # images are named by the track's 64-digit id
 if stems != ids: problems.append(f"images for {len(stems - ids)} unlisted id(s), {len(ids - stems)} listed id(s) without images")

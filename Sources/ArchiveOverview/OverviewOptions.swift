@@ -31,12 +31,12 @@ package struct OverviewOptions: Sendable, Equatable {
     /// The side of a tile of a region's and a year's picture, in points (`PictureTiling`: each
     /// tile its own PNG at each scale, so a new track rewrites only the tiles it passes; the
     /// thumbnails stay whole). Measured at 100,000 tracks (`bench --section listing`, loops of
-    /// 0.6-1.6 km in cities 9 km across): at 320 (4 × 3 tiles a detail picture) a new track
-    /// rewrote one tile of each of its two pictures, 320 KB at @1x and @2x; at 160 (8 × 6) it
-    /// rewrote 8-16 smaller ones, 190-370 KB, but every page, the part and the region index
-    /// name four times the tiles (+180 KB written at each change), so 320 wrote less in all.
-    /// Default: 320.
-    package var tilePoints = 320
+    /// 0.6-1.6 km in cities 9 km across), bytes a new track writes: at 320 (4 × 3 tiles a detail
+    /// picture) its tiles were 465 KB of 960 KB in all; at 160 (8 × 6) 246 KB of 680 KB, the pages
+    /// naming four times the tiles costing 30 KB of it. (Before the part named tiles in lists of
+    /// their own, `OverviewPage.tileList`, the part's fourfold names made 320 the lighter.)
+    /// Default: 160.
+    package var tilePoints = 160
 
     /// How far a track's kept route may stray from its cleaned fixes, ground metres (Douglas-
     /// Peucker): under half a device pixel at @2x of a picture at `streetMetersPerPoint`, and it

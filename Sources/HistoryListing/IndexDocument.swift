@@ -1,21 +1,32 @@
-/// The JSON shapes of `index.json` (schema 3) and its parts, in one place. `index.json` is the one
-/// entry point: the parts newest first, each the tracks of one numbered page (newest first), so a
-/// new track rewrites the newest part and this file. A track's own object is `TrackFragments.json`.
+import JSONDocument
+
+/// The JSON shapes of `index.json` (schema 4) and its parts (schema 3), in one place. `index.json`
+/// is the one entry point: how many parts there are and where, each the tracks of one numbered
+/// page (newest first), so a new track rewrites the newest part and this small file.
+/// A track's own object is `TrackFragments.json`.
 ///
-///     index.json             {"overview":"index/overview.json","page_size":60,"parts":[
-///                            {"path":"index/part-2.json","tracks":12},
-///                            {"path":"index/part-1.json","tracks":60}
-///                            ],"tracks":72,"version":3}
+///     index.json             {"overview":"index/overview.json","page_size":60,"part_path":"index/part-{n}.json",
+///                            "parts":2,"tracks":72,"version":4}
 ///     index/part-N.json      {"part":N,"tracks":[
 ///                            {…track…},
 ///                            {…track…}
 ///                            ],"version":3}
 ///
-/// Keys are in sorted order and each listed object starts a line, as the first versions wrote
-/// them: readers and byte-for-byte comparisons of older sites keep working.
-enum IndexDocument {
-    /// The schema version both files carry.
-    static let version = 3
+/// Part N (1 the oldest) holds `page_size` tracks, but the newest, part `parts`, holds the rest.
+/// Version 3 of `index.json` named every part with its count, about 45 bytes each, written at every
+/// change: 73 KB at 100,000 tracks, 730 KB at a million. Keys are in sorted order and each listed
+/// object starts a line, as the first versions wrote them.
+package enum IndexDocument {
+    /// The schema version of `index.json`: 4 since it gives the parts' count and path pattern
+    /// where version 3 listed them.
+    static let version = 4
+
+    /// The schema version of the parts, unchanged since version 3 (a version 4 `index.json`
+    /// names the same parts): a site listed before keeps its 1,667 parts at 100,000 tracks.
+    static let partVersion = 3
+
+    /// Where the parts are: `{n}` is the part's number (`SiteWriter.partPath`).
+    static let partPathPattern = SiteWriter.partDirectory + "/part-{n}.json"
 
     /// Part `number` of `index.json`: the given track objects, in order.
     static func part<Tracks: Sequence>(_ number: Int, tracks: Tracks) -> [UInt8] where Tracks.Element == ArraySlice<UInt8> {
@@ -27,26 +38,29 @@ enum IndexDocument {
             json.append(0x0A)
             json += track
         }
-        json += Array("\n],\"version\":\(version)}\n".utf8)
+        json += Array("\n],\"version\":\(partVersion)}\n".utf8)
         return json
     }
 
-    /// One part's line in `index.json`: where it is (relative to Output/) and how many tracks it holds.
-    struct PartReference {
-        /// `index/part-N.json`.
-        var path: String
-        /// Tracks in the part.
-        var trackCount: Int
+    /// `index.json`: the page size, the number of parts (numbered pages) and the track count.
+    static func index(pageSize: Int, partCount: Int, trackCount: Int) -> [UInt8] {
+        Array(
+            ("{\"overview\":\"\(OverviewPublisher.partPath)\",\"page_size\":\(pageSize),\"part_path\":\"\(partPathPattern)\","
+                + "\"parts\":\(partCount),\"tracks\":\(trackCount),\"version\":\(version)}\n").utf8)
     }
 
-    /// `index.json`: the page size, the parts in the order given (newest first) and the track count.
-    static func index(pageSize: Int, parts: [PartReference], trackCount: Int) -> [UInt8] {
-        var json: [UInt8] = Array("{\"overview\":\"\(OverviewPublisher.partPath)\",\"page_size\":\(pageSize),\"parts\":[".utf8)
-        for (position, part) in parts.enumerated() {
-            if position > 0 { json.append(UInt8(ascii: ",")) }
-            json += Array("\n{\"path\":\"\(part.path)\",\"tracks\":\(part.trackCount)}".utf8)
+    /// The parts an `index.json` of version 3 or 4 names, newest first, relative to Output/ (a
+    /// path that leaves the site is left out); nil when `bytes` is no such document.
+    package static func partPaths(inIndex bytes: [UInt8]) -> [String]? {
+        guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
+        let paths: [String]
+        if let list = object["parts"]?.array {
+            paths = list.compactMap { $0.object?["path"]?.string }
+        } else if let count = object["parts"]?.number, count >= 0, count < 1e9, let pattern = object["part_path"]?.string, pattern.contains("{n}") {
+            paths = stride(from: Int(count), through: 1, by: -1).map { pattern.replacing("{n}", with: String($0)) }
+        } else {
+            return nil
         }
-        json += Array("\n],\"tracks\":\(trackCount),\"version\":\(version)}\n".utf8)
-        return json
+        return paths.filter { !$0.hasPrefix("/") && !$0.split(separator: "/").contains("..") }
     }
 }

@@ -141,31 +141,30 @@ package struct ListingTrack: Sendable, Equatable, Codable {
     }
 }
 
-/// `index.json`, schema version 3: the entry point of the machine-readable listing. The tracks
+/// `index.json`, schema version 4: the entry point of the machine-readable listing. The tracks
 /// are in parts (`index/part-N.json`, a `ListingPart` each: the tracks of numbered page N, newest
-/// first), listed here newest part first, so one new track rewrites this small file and the newest
-/// part instead of every track's record. (Version 2 held every track in this file.)
+/// first), counted here with the pattern of their paths, so one new track rewrites this small file
+/// and the newest part instead of every track's record (`IndexDocument`). (Version 3 listed every
+/// part here; version 2 held every track in this file.)
 package struct ListingDocument: Sendable, Equatable, Codable {
-    /// One part of the listing.
-    package struct Part: Sendable, Equatable, Codable {
-        /// Relative to `Output/`: "index/part-7.json".
-        package var path: String
-        /// How many tracks it holds.
-        package var tracks: Int
-    }
-
-    /// The schema version: 3.
-    package var version = 3
-    /// Cards per numbered index page (`page-1.html` is the oldest).
+    /// The schema version: 4.
+    package var version = 4
+    /// Cards per numbered index page (`page-1.html` is the oldest), and tracks per part but the newest.
     package var pageSize: Int
     /// How many tracks are listed.
     package var tracks: Int
-    /// The parts, newest first.
-    package var parts: [Part]
+    /// How many parts there are: part 1 the oldest, part `parts` the newest.
+    package var parts: Int
+    /// The parts' path relative to `Output/` with `{n}` for the number: "index/part-{n}.json".
+    package var partPath: String
+
+    /// The parts' paths, newest first.
+    package var partPaths: [String] { stride(from: parts, through: 1, by: -1).map { partPath.replacing("{n}", with: String($0)) } }
 
     enum CodingKeys: String, CodingKey {
         case version, tracks, parts
         case pageSize = "page_size"
+        case partPath = "part_path"
     }
 }
 

@@ -8,18 +8,24 @@ import MapGeometry
 ///
 ///     index/overview.json   {"regions":[
 ///                           {"bbox_epsg3857":[…],"distance_m":N,"id":"…","images":[{"height":H,"scale":1,"tiles":{"columns":C,
-///                            "paths":["overview/….t0-….png",…],"rows":R,"tile":T},"width":W},…],
-///                            "name":"…" (named regions only),"page":"region-….html","thumbnails":[{"height":H,"path":"overview/….thumb.png","scale":1,"width":W},…],"tracks":N},
+///                            "rows":R,"tile":T},"width":W},…],"name":"…" (named regions only),"page":"region-….html",
+///                            "thumbnails":[{"height":H,"path":"overview/….thumb.png","scale":1,"width":W},…],
+///                            "tile_list":"index/overview/<id>.json","tracks":N},
 ///                           …
-///                           ],"tracks":N,"version":4,"years":[
-///                           {"page":"overview-2024.html","regions":[{"distance_m":N,"id":"…","images":[…],"tracks":N},…],"tracks":N,"year":2024},
+///                           ],"tracks":N,"version":5,"years":[
+///                           {"page":"overview-2024.html","regions":[{"distance_m":N,"id":"…","images":[…],
+///                            "tile_list":"index/overview/<id>.<year>.json","tracks":N},…],"tracks":N,"year":2024},
 ///                           …
 ///                           ]}
+///     index/overview/<picture>.json
+///                           {"id":"<picture>","images":[{"scale":1,"tiles":["overview/….t0-….png",…]},…],"version":5}
 enum OverviewPage {
-    /// The schema version of `index/overview.json`: 4 since the pictures are tiles (an image has
-    /// `tiles` where version 3 had one `path`), so a reader of version 3 fails on the number
-    /// rather than on a missing key. `index.json` and its parts stay at `IndexDocument.version`.
-    static let jsonVersion = 4
+    /// The schema version of `index/overview.json`: 5 since each picture's tiles are named in a
+    /// file of its own (`tile_list`; version 4 named them all in the part, which was rewritten
+    /// whole at every change), 4 since the pictures are tiles (an image has `tiles` where version 3
+    /// had one `path`), so an older reader fails on the number rather than on a missing key.
+    /// `index.json` and its parts stay at `IndexDocument.version`.
+    static let jsonVersion = 5
 
     /// One heat map as the pages show it: a region's (all years) or a region's in one year.
     struct Picture: Equatable, Sendable {
@@ -233,49 +239,5 @@ enum OverviewPage {
         }
         out += "</main>\n" + PageShell.tail
         return Array(out.utf8)
-    }
-
-    /// `index/overview.json`.
-    static func json(_ regions: [Region], years: [Int]) -> [UInt8] {
-        // A detail image names its tiles, row by row, where a thumbnail names its file: each tile is
-        // `tile` device pixels square but the last column's and row's (`PictureTiling`). Paths only,
-        // not a place and size each: the part is written at every change, and a city has 13 pictures
-        // of 24 tiles.
-        func images(_ list: [Image]) -> String {
-            "["
-                + list.map { image in
-                    let size = "\"height\":\(image.pixels.height),"
-                    guard let first = image.tiles.first else {
-                        return "{\(size)\"path\":\"\(image.path)\",\"scale\":\(JSONText.number(image.scale)),\"width\":\(image.pixels.width)}"
-                    }
-                    let columns = image.tiles.prefix { $0.points.y == 0 }.count
-                    let paths = image.tiles.map { "\"" + $0.path + "\"" }.joined(separator: ",")
-                    return "{\(size)\"scale\":\(JSONText.number(image.scale)),\"tiles\":{\"columns\":\(columns),\"paths\":[\(paths)],"
-                        + "\"rows\":\(image.tiles.count / max(columns, 1)),\"tile\":\(first.pixels.width)},\"width\":\(image.pixels.width)}"
-                }.joined(separator: ",") + "]"
-        }
-        var json = "{\"regions\":["
-        for (position, region) in regions.enumerated() {
-            if position > 0 { json += "," }
-            let picture = region.picture, rect = picture.mapRect
-            let bbox = [rect.minX, rect.minY, rect.maxX, rect.maxY].map { JSONText.number($0) }.joined(separator: ",")
-            json += "\n{\"bbox_epsg3857\":[\(bbox)],\"distance_m\":\(picture.distanceMeters),\"id\":\"\(picture.stem)\","
-            json += "\"images\":\(images(picture.images)),"
-            if let name = region.name { json += "\"name\":\(JSONText.quoted(name))," }
-            json += "\"page\":\"\(region.page)\",\"thumbnails\":\(images(picture.thumbnails)),\"tracks\":\(picture.trackCount)}"
-        }
-        json += "\n],\"tracks\":\(regions.reduce(0) { $0 + $1.picture.trackCount }),\"version\":\(jsonVersion),\"years\":["
-        for (position, year) in years.sorted(by: >).enumerated() {
-            if position > 0 { json += "," }
-            let shown = regions.compactMap { region in region.years.first { $0.year == year }.map { (region, $0.picture) } }
-            let entries = shown.map { region, picture in
-                "{\"distance_m\":\(picture.distanceMeters),\"id\":\"\(region.picture.stem)\",\"images\":\(images(picture.images)),"
-                    + "\"tracks\":\(picture.trackCount)}"
-            }
-            json += "\n{\"page\":\"\(yearPagePath(year))\",\"regions\":[\(entries.joined(separator: ","))],"
-            json += "\"tracks\":\(shown.reduce(0) { $0 + $1.1.trackCount }),\"year\":\(year)}"
-        }
-        json += "\n]}\n"
-        return Array(json.utf8)
     }
 }

@@ -140,10 +140,19 @@ package struct OverviewPoster {
                 throw Problem(description: "'\(path)' could not be read as the site's JSON (run `tracksnap run` or `listing` first): \(error)")
             }
         }
-        let index = try read("index.json")
+        let indexPath = site + "/index.json"
+        let indexBytes: [UInt8]
+        do {
+            indexBytes = try FileStore.readFile(indexPath)
+        } catch {
+            throw Problem(description: "'\(indexPath)' could not be read as the site's JSON (run `tracksnap run` or `listing` first): \(error)")
+        }
+        guard let parts = IndexDocument.partPaths(inIndex: indexBytes) else {
+            throw Problem(
+                description: "'\(indexPath)' is not a TrackSnap index: expected JSON whose \"parts\" lists the parts (version 3) or counts them with a \"part_path\" (version 4)")
+        }
         var tracks: [(id: String, year: Int)] = []
-        for part in index.object?["parts"]?.array ?? [] {
-            guard let path = part.object?["path"]?.string, !path.contains("..") else { continue }
+        for path in parts {
             for track in try read(path).object?["tracks"]?.array ?? [] {
                 guard let fields = track.object, let id = fields["id"]?.string, let sortTime = fields["sort_time"]?.number else { continue }
                 // The year of the month the listing files the track under (its year page's).

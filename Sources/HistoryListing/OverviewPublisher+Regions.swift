@@ -17,6 +17,8 @@ extension OverviewPublisher {
         var report = Report()
         /// The region pages written or kept (file names under Output/): any other is stale.
         var regionPages: Set<String> = []
+        /// The pictures drawn whose tiles were renamed (other pixels): their tile lists are written.
+        var renamedTiles: Set<String> = []
         /// Whether every track listed at the last complete refresh shows the same card and year
         /// (the caller vouches: a refresh that only added tracks), so a region whose members did
         /// not change is shown as kept (`keptRegion`).
@@ -156,7 +158,7 @@ extension OverviewPublisher {
             results.withLock { $0[index] = result }
         }
         let drawn = results.withLock { $0 }
-        for index in pending {
+        for (position, index) in pending.enumerated() {
             let (picture, update, problems) = try drawn[index]!.get()
             for problem in problems where work.report.basemapProblems.count < 5 && !work.report.basemapProblems.contains(problem) {
                 work.report.basemapProblems.append(problem)
@@ -169,6 +171,7 @@ extension OverviewPublisher {
             if update != .unchanged { work.report.newest = String(picture.stem.prefix { $0 != "." }) }
             // A picture whose map is not whole keeps a digest no plan has: the next refresh draws it again.
             let digest = problems.isEmpty ? jobs[index].digest : Self.incompleteDigest
+            if picture.tileDigests != keptEntries[position]?.picture.tileDigests { work.renamedTiles.insert(picture.stem) }
             work.regionIndex.entries[picture.stem] = OverviewRegionIndex.Entry(digest: digest, picture: picture)
             pictures[index] = picture
         }
@@ -239,20 +242,24 @@ extension OverviewPublisher {
                 }
             }
         }
-        // The thumbnails stay whole (320×240 points: a few dozen kilobytes), after the detail scales in the counts.
+        // The thumbnails stay whole (320×240 points: a few dozen kilobytes), after the detail scales
+        // in the counts; one whose bytes are those on disk is not written again (a track through
+        // streets already drawn often changes no pixel at that size).
         for (offset, thumbnail) in job.shape.thumbnails.enumerated() {
             let path = store.root + "/" + thumbnail.path, scaleIndex = job.shape.scales.count + offset
+            let png: [UInt8]
             do {
                 if let basemap {
                     let drawn = try region.png(scaleIndex: scaleIndex, labelScale: thumbnail.scale, basemap: basemap)
-                    files.append((drawn.png, path))
+                    png = drawn.png
                     problems += drawn.problems.filter { !problems.contains($0) }
                 } else {
-                    files.append((try region.png(scaleIndex: scaleIndex), path))
+                    png = try region.png(scaleIndex: scaleIndex)
                 }
             } catch {
                 throw FileError("encode the overview picture", path, code: 0, reason: error.description)
             }
+            if (try? FileStore.readFile(path, maximumBytes: png.count + 1)) != png { files.append((png, path)) }
         }
         try FileStore.writeAtomically(files)
         if case .incremental(_, removed: 0) = update, !added.isEmpty, journaled.count + added.count <= journalLimit {
@@ -265,7 +272,7 @@ extension OverviewPublisher {
     }
 
     /// Whether the page, the part, the pages of `years` and every kept picture's files (its tiles
-    /// and thumbnails as the region index names them, and each region's page) are on disk;
+    /// and thumbnails as the region index names them, its tile list, and each region's page) are on disk;
     /// `states` are the names of the kept counts (`<region>` or `<region>.<year>`). A picture the
     /// index does not know is not there.
     func publishedFilesExist(_ states: [String], years: [Int]) -> Bool {
@@ -283,6 +290,7 @@ extension OverviewPublisher {
             let paths = picture.images.flatMap { $0.tiles.map(\.path) } + picture.thumbnails.map(\.path)
             return paths.allSatisfy { $0.hasPrefix(prefix) && files.contains(String($0.dropFirst(prefix.count))) }
                 && (stem.contains(".") || FileStore.exists(root + OverviewPage.regionPagePath(stem: stem)))
+                && FileStore.exists(root + OverviewPage.tileListPath(stem: stem))
         }
     }
 
@@ -291,7 +299,7 @@ extension OverviewPublisher {
     /// no longer has), every image in `overview/` not in `liveImages` (paths relative to Output/:
     /// the tiles and thumbnails the pages now name; a tile replaced by one of other pixels goes
     /// here, after the pages that name its successor), region pages not in `liveRegionPages`
-    /// (file names), year pages not of `years`.
+    /// (file names), year pages not of `years`, tile lists of pictures not in `livePictures`.
     func removeStale(livePictures: Set<String>, liveImages: Set<String>, liveRegionPages: Set<String>, years: Set<Int>) throws(FileError) {
         let root = store.root + "/"
         for name in try FileStore.listDirectory(regionsDirectory) where !name.hasPrefix(".") && !livePictures.contains(name) {
@@ -301,6 +309,10 @@ extension OverviewPublisher {
         // By name: a tile a killed refresh wrote and no page names is removed all the same.
         for name in try FileStore.listDirectory(root + Self.directory) where !name.hasPrefix(".") && name.hasSuffix(".png") {
             if !liveImages.contains(Self.directory + "/" + name) { try FileStore.remove(root + Self.directory + "/" + name) }
+        }
+        let lists = root + OverviewPage.tileListDirectory
+        for name in (try? FileStore.listDirectory(lists)) ?? [] where name.hasSuffix(".json") && !livePictures.contains(String(name.dropLast(5))) {
+            try FileStore.remove(lists + "/" + name)
         }
         // By name, not by the kept counts: a page a killed refresh left is removed all the same.
         for name in try FileStore.listDirectory(store.root) where name.hasSuffix(".html") {

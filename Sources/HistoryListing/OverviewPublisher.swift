@@ -16,7 +16,7 @@ import ThumbnailCache
 /// Order of writing, so a `kill -9` anywhere leaves old pictures served and the next refresh
 /// repairs: each region's pictures, then its counts (a refresh killed between them applies the
 /// same change to the old counts again), then its page; the year pages; then the page and
-/// `index/overview.json`; pictures and pages no longer planned are removed; then the region
+/// each picture's tile list, `index/overview.json`; pictures and pages no longer planned are removed; then the region
 /// index (`OverviewRegionIndex`: a picture made of the same tracks is shown from it without
 /// reading its counts; its changes appended to a journal), the catalog and the stamp.
 package struct OverviewPublisher {
@@ -148,7 +148,7 @@ package struct OverviewPublisher {
         cardsUnchanged: Bool = false, added: [TrackKey]? = nil, listing: (String) -> ListedTrack?
     ) throws(FileError) -> Report {
         try FileStore.createDirectories([
-            store.root + "/" + Self.directory, store.root + "/" + SiteWriter.partDirectory, regionsDirectory, journalDirectory,
+            store.root + "/" + Self.directory, store.root + "/" + OverviewPage.tileListDirectory, regionsDirectory, journalDirectory,
         ])
         let keptNamed = keptNamedRegions()
         var options = self.options
@@ -220,19 +220,26 @@ package struct OverviewPublisher {
             let page = OverviewPage.yearHTML(year, regions: shown, years: sortedYears)
             if (try? FileStore.readFile(path)) != page { try FileStore.writeAtomically(page, to: path) }
         }
+        // Each picture's tile list before the part that names it: those whose tiles were renamed,
+        // and any a refresh killed before writing it left missing.
+        let shownPictures = shown.flatMap { region in [region.picture] + region.years.map(\.picture) }
+        var tileLists: [(bytes: [UInt8], path: String)] = []
+        var listed: Set<String> = []
+        for picture in shownPictures where listed.insert(picture.stem).inserted {
+            let path = store.root + "/" + OverviewPage.tileListPath(stem: picture.stem)
+            if work.renamedTiles.contains(picture.stem) || !FileStore.exists(path) { tileLists.append((OverviewPage.tileList(picture), path)) }
+        }
+        try FileStore.writeAtomically(tileLists)
         try FileStore.writeAtomically([
             (OverviewPage.html(shown, years: sortedYears, tracksLeftOut: report.tracksWithoutRoute), store.root + "/" + Self.pageName),
             (OverviewPage.json(shown, years: sortedYears), store.root + "/" + Self.partPath),
         ])
-        let live = Set(shown.flatMap { region in [region.picture.stem] + region.years.map(\.picture.stem) })
+        let live = Set(shownPictures.map(\.stem))
         var regionIndex = work.regionIndex
         for stem in regionIndex.entries.keys where !live.contains(stem) { regionIndex.entries[stem] = nil }
         for stem in regionIndex.regions.keys where !live.contains(stem) { regionIndex.regions[stem] = nil }
         for name in regionIndex.pages.keys where !work.regionPages.contains(name) { regionIndex.pages[name] = nil }
-        let liveImages = Set(
-            shown.flatMap { region in ([region.picture] + region.years.map(\.picture)).flatMap(imagePaths) }.map {
-                String($0.dropFirst(store.root.count + 1))
-            })
+        let liveImages = Set(shownPictures.flatMap(imagePaths).map { String($0.dropFirst(store.root.count + 1)) })
         try removeStale(livePictures: live, liveImages: liveImages, liveRegionPages: work.regionPages, years: years)
         // One batch, the stamp last: a refresh killed before it does the work again.
         var state: [(bytes: [UInt8], path: String)] = []

@@ -63,11 +63,9 @@ struct SitePlan {
         pageCount = index.pageCount
         var pages: [File] = []
         var parts: [File] = []
-        var references: [IndexDocument.PartReference] = []
         for number in stride(from: index.pageCount, through: 1, by: -1) {
             let range = index.range(ofPage: number)
             let partPath = SiteWriter.partPath(number)
-            references.append(IndexDocument.PartReference(path: partPath, trackCount: range.count))
             guard candidates.contains(number) else { continue }
             let pageName = IndexPages.fileName(page: number)
             let pageDigest = index.digest(ofPage: number)
@@ -81,7 +79,7 @@ struct SitePlan {
             }
         }
         indexFiles = parts + pages
-        let json = IndexDocument.index(pageSize: index.pageSize, parts: references, trackCount: index.count)
+        let json = IndexDocument.index(pageSize: index.pageSize, partCount: index.pageCount, trackCount: index.count)
         topFiles = zip(SiteWriter.topFiles, [Array(SiteStyleSheet.css.utf8), index.indexPage(), json]).map { id, bytes in
             File(id: id, digest: ListingCache.digest(bytes), bytes: bytes)
         }

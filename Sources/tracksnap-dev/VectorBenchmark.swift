@@ -1,5 +1,6 @@
 import FileStore
 import Foundation
+import HistoryListing
 import TrackSynthesis
 
 /// `make bench` section "vector" (issue 23): the default four images of a region's tracks over a
@@ -138,9 +139,7 @@ enum VectorBenchmark {
     /// Every image of the run's listing with its viewport, in the listing's order.
     static func imagesOfRun(_ output: String, archive: String) throws -> [Image] {
         var images: [Image] = []
-        let index = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(output + "/index.json"))) as? [String: Any]
-        for part in index?["parts"] as? [[String: Any]] ?? [] {
-            guard let path = part["path"] as? String else { continue }
+        for path in IndexDocument.partPaths(inIndex: try FileStore.readFile(output + "/index.json")) ?? [] {
             let document = try JSONSerialization.jsonObject(with: Data(try FileStore.readFile(output + "/" + path))) as? [String: Any]
             for track in document?["tracks"] as? [[String: Any]] ?? [] {
                 // A job is named "<hash>-<file name>": the file is in the archive under that name.

@@ -106,11 +106,14 @@ import TrackSynthesis
             ])
         let bytes = try FileStore.readFile(sandbox.output + "/index.json")
         let document = try JSONDecoder().decode(ListingDocument.self, from: Data(bytes))
-        // Schema 3: parts newest first, numbered like the pages from the oldest (2 + 2 + 1).
-        #expect(document.version == 3 && document.pageSize == 2 && document.tracks == 5)
-        #expect(
-            document.parts.map(\.path) == ["index/part-3.json", "index/part-2.json", "index/part-1.json"]
-                && document.parts.map(\.tracks) == [1, 2, 2])
+        // Schema 4: the parts counted, numbered like the pages from the oldest (2 + 2 + 1); every
+        // part but the newest holds a page's tracks.
+        #expect(document.version == 4 && document.pageSize == 2 && document.tracks == 5 && document.parts == 3)
+        #expect(document.partPaths == ["index/part-3.json", "index/part-2.json", "index/part-1.json"])
+        let counts = try document.partPaths.map { path in
+            try JSONDecoder().decode(ListingPart.self, from: Data(try FileStore.readFile(sandbox.output + "/" + path))).tracks.count
+        }
+        #expect(counts == [1, 2, 2])
         let newestPart = try JSONDecoder().decode(ListingPart.self, from: Data(try FileStore.readFile(sandbox.output + "/index/part-3.json")))
         let first = try #require(newestPart.tracks.first)
         #expect(first.images.map(\.role) == ["thumbnail", "thumbnail", "detail", "detail"])

@@ -33,8 +33,8 @@ import TrackSynthesis
         let style = ["--style", sandbox.thumbnailsOnlyStyle]
         #expect(try sandbox.runQueue(style).status == 0)
         let grid = try pictures(sandbox)
-        // One region of one year: its picture at @1x and @2x in 4 × 3 tiles each, and its two thumbnails.
-        #expect(grid.count == 26 && grid.values.allSatisfy(RunSandbox.isCompletePNG), "\(grid.keys.sorted())")
+        // One region of one year: its picture at @1x and @2x in 8 × 6 tiles each, and its two thumbnails.
+        #expect(grid.count == 98 && grid.values.allSatisfy(RunSandbox.isCompletePNG), "\(grid.keys.sorted())")
 
         // The generated tracks start in Paris.
         let paris = sandbox.root + "/paris.mbtiles", other = sandbox.root + "/other.mbtiles"
@@ -43,7 +43,7 @@ import TrackSynthesis
         let mapped = try sandbox.runQueue(style + ["--basemap", paris])
         #expect(mapped.status == 0, "\(mapped.stderr)")
         let overParis = try pictures(sandbox)
-        #expect(overParis.count == 26 && overParis.values.allSatisfy(RunSandbox.isCompletePNG))
+        #expect(overParis.count == 98 && overParis.values.allSatisfy(RunSandbox.isCompletePNG))
         #expect(Set(overParis.values).isDisjoint(with: Set(grid.values)), "every picture has the map under it")
 
         // Unchanged: no picture is written again.
@@ -83,7 +83,7 @@ import TrackSynthesis
         try FileStore.remove(sandbox.output + "/" + (try #require(overOther.keys.sorted().first)))
         let orphaned = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output])
         #expect(orphaned.status == 0 && orphaned.stderr.contains(other), "\(orphaned.stderr)")
-        #expect(try pictures(sandbox).count == 26)
+        #expect(try pictures(sandbox).count == 98)
         // Not whole, the overview is drawn again by the next listing, which says so again.
         let again = try sandbox.run(["listing", "--jobs", sandbox.jobs, "--output", sandbox.output])
         #expect(again.status == 0 && again.stderr.contains(other), "\(again.stderr)")

@@ -32,7 +32,7 @@ import Testing
         sandbox.age(path, seconds: 3600)
     }
 
-    /// Every published file of the overview (pictures, its pages, its part), by path.
+    /// Every published file of the overview (pictures, its pages, its part and tile lists), by path.
     private func overviewFiles(_ sandbox: RunSandbox) throws -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         for name in try FileStore.listDirectory(sandbox.output) where name.hasPrefix("region-") || name.hasPrefix("overview") {
@@ -45,6 +45,9 @@ import Testing
             }
         }
         files["index/overview.json"] = try FileStore.readFile(sandbox.output + "/index/overview.json")
+        for list in try FileStore.listDirectory(sandbox.output + "/index/overview") where !list.hasPrefix(".") {
+            files["index/overview/" + list] = try FileStore.readFile(sandbox.output + "/index/overview/" + list)
+        }
         return files
     }
 
@@ -130,12 +133,12 @@ import Testing
         #expect(
             changed.subtracting(tilesChanged) == [
                 zurichPage, "overview/\(zurichStem).thumb.png", "overview/\(zurichStem).thumb@2x.png", "overview.html", "overview-2024.html",
-                "index/overview.json",
+                "index/overview.json", "index/overview/\(zurichStem).json", "index/overview/\(zurichStem).2024.json",
             ], "\(changed.sorted())")
         for stem in [zurichStem, zurichStem + ".2024"] {
             let tiles = after.keys.filter { $0.hasPrefix("overview/\(stem).t") && !$0.contains(".thumb") }
             let new = tiles.filter { before[$0] == nil }
-            #expect(tiles.count == 24 && !new.isEmpty && new.count < tiles.count, "\(stem): \(new.count) of \(tiles.count) tiles new")
+            #expect(tiles.count == 96 && !new.isEmpty && new.count < tiles.count, "\(stem): \(new.count) of \(tiles.count) tiles new")
             #expect(gone.filter { $0.hasPrefix("overview/\(stem).t") && !$0.contains(".thumb") }.count == new.count)
         }
         #expect(tilesChanged.allSatisfy { $0.hasPrefix("overview/\(zurichStem).t") || $0.hasPrefix("overview/\(zurichStem).2024.t") })

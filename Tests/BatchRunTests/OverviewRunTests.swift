@@ -11,13 +11,22 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
 
-    /// The tiles of every region's picture, by path.
+    /// The tiles of every region's picture, by path, as its tile list names them (one list for
+    /// every scale, in the order of the part's `images`).
     private func pictures(_ sandbox: RunSandbox) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
         for region in try overviewPart(sandbox)["regions"] as? [[String: Any]] ?? [] {
-            for image in region["images"] as? [[String: Any]] ?? [] {
+            let listPath = try #require(region["tile_list"] as? String)
+            let listBytes = try FileStore.readFile(sandbox.output + "/" + listPath)
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(listBytes)) as? [String: Any])
+            #expect(list["id"] as? String == region["id"] as? String && list["version"] as? Int == 5)
+            let images = region["images"] as? [[String: Any]] ?? []
+            let listed = try #require(list["images"] as? [[String: Any]])
+            #expect(listed.count == images.count)
+            for (image, named) in zip(images, listed) {
                 let tiles = try #require(image["tiles"] as? [String: Any])
-                let paths = try #require(tiles["paths"] as? [String])
+                let paths = try #require(named["tiles"] as? [String])
+                #expect(named["scale"] as? Double == image["scale"] as? Double)
                 #expect(paths.count == (tiles["columns"] as? Int ?? 0) * (tiles["rows"] as? Int ?? 0))
                 for path in paths { result[path] = try FileStore.readFile(sandbox.output + "/" + path) }
             }
@@ -32,12 +41,12 @@ import Testing
         try sandbox.enqueueArchive()
         #expect(try sandbox.runQueue().status == 0)
         let first = try overviewPart(sandbox)
-        #expect(first["tracks"] as? Int == 4 && first["version"] as? Int == 4)
+        #expect(first["tracks"] as? Int == 4 && first["version"] as? Int == 5)
         let regions = try #require(first["regions"] as? [[String: Any]])
         #expect(regions.count == 1)
         let before = try pictures(sandbox)
-        // One region's picture at @1x and @2x, 4 × 3 tiles each.
-        #expect(before.count == 24 && before.values.allSatisfy(RunSandbox.isCompletePNG))
+        // One region's picture at @1x and @2x, 8 × 6 tiles each.
+        #expect(before.count == 96 && before.values.allSatisfy(RunSandbox.isCompletePNG))
         let page = String(decoding: try FileStore.readFile(sandbox.output + "/overview.html"), as: UTF8.self)
         #expect(page.contains("alt=\"Heat map of 4 tracks,"))
         let index = String(decoding: try FileStore.readFile(sandbox.output + "/index.html"), as: UTF8.self)
@@ -59,11 +68,22 @@ import Testing
         #expect(try overviewPart(sandbox)["tracks"] as? Int == 4)
         #expect(try pictures(sandbox) == before)
 
-        // A picture deleted from the site is drawn again by the next run, the same.
+        // A picture deleted from the site is drawn again by the next run, the same; its
+        // thumbnail, drawn the same, is not written again (the same file, not a new one).
         let lost = try #require(before.keys.sorted().first)
+        let thumbnail = try #require(regions[0]["thumbnails"] as? [[String: Any]])[0]["path"] as? String ?? ""
+        let thumbnailStatus = try FileStore.status(sandbox.output + "/" + thumbnail)
         try FileStore.remove(sandbox.output + "/" + lost)
         #expect(try sandbox.runQueue().status == 0)
         #expect(try pictures(sandbox) == before)
+        #expect(try FileStore.status(sandbox.output + "/" + thumbnail) == thumbnailStatus)
+
+        // So is a picture's tile list.
+        let list = sandbox.output + "/" + (regions[0]["tile_list"] as? String ?? "")
+        let listBytes = try FileStore.readFile(list)
+        try FileStore.remove(list)
+        #expect(try sandbox.runQueue().status == 0)
+        #expect(try FileStore.readFile(list) == listBytes)
         #expect(sandbox.visibleOutputProblems().isEmpty)
     }
 

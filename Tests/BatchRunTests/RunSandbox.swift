@@ -152,13 +152,17 @@ struct RunSandbox {
         return result
     }
 
-    /// The listing's tracks, newest first: index.json's parts (schema 3) read in its order.
+    /// The listing's tracks, newest first: index.json's parts (schema 4: counted, part N at
+    /// `part_path` with N for `{n}`) read newest first.
     func listedTracks() -> [[String: Any]] {
         func object(_ path: String) -> [String: Any]? {
             guard let bytes = try? FileStore.readFile(output + "/" + path) else { return nil }
             return try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
         }
-        guard let document = object("index.json"), let parts = document["parts"] as? [[String: Any]] else { return [] }
-        return parts.flatMap { part in (part["path"] as? String).flatMap(object)?["tracks"] as? [[String: Any]] ?? [] }
+        guard let document = object("index.json"), let parts = document["parts"] as? Int, let pattern = document["part_path"] as? String
+        else { return [] }
+        return stride(from: parts, through: 1, by: -1).flatMap { number in
+            object(pattern.replacingOccurrences(of: "{n}", with: String(number)))?["tracks"] as? [[String: Any]] ?? []
+        }
     }
 }

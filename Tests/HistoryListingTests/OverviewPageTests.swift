@@ -121,16 +121,21 @@ import Testing
         #expect(empty.contains("No track of 2019 has a kept route to draw yet."))
     }
 
-    @Test func thePartListsRegionsWithTheirPagesAndThumbnailsAndTheYearsNewestFirst() {
+    @Test func thePartListsRegionsWithTheirPagesThumbnailsAndTileListsAndTheYearsNewestFirst() {
         let json = String(decoding: OverviewPage.json(Self.regions, years: [2023, 2024]), as: UTF8.self)
-        #expect(
-            json.contains(
-                "\"id\":\"home\",\"images\":[{\"height\":960,\"scale\":1,\"tiles\":{\"columns\":4,\"paths\":[\"overview/home.t0-0000000000000011.png\","
-                    + "\"overview/home.t1-0000000000000022.png\","))
-        #expect(json.contains("\"overview/home.t11-00000000000020cc@2x.png\"],\"rows\":3,\"tile\":640},\"width\":2560}"))
+        // The grid of tiles in the part; their names, which change with their pixels, in the picture's list.
+        #expect(json.contains("\"id\":\"home\",\"images\":[{\"height\":960,\"scale\":1,\"tiles\":{\"columns\":4,\"rows\":3,\"tile\":320},"))
+        #expect(json.contains("{\"height\":1920,\"scale\":2,\"tiles\":{\"columns\":4,\"rows\":3,\"tile\":640},\"width\":2560}"))
+        #expect(!json.contains(".t0-"))
         #expect(json.contains("\"name\":\"Home & <away>\",\"page\":\"region-home.html\","))
         #expect(json.contains("\"thumbnails\":[{\"height\":240,\"path\":\"overview/home.thumb.png\",\"scale\":1,\"width\":320}"))
-        #expect(json.contains("{\"height\":480,\"path\":\"overview/home.thumb@2x.png\",\"scale\":2,\"width\":640}],\"tracks\":3}"))
+        #expect(
+            json.contains(
+                "{\"height\":480,\"path\":\"overview/home.thumb@2x.png\",\"scale\":2,\"width\":640}],\"tile_list\":\"index/overview/home.json\",\"tracks\":3}"))
+        #expect(json.contains("\"tile_list\":\"index/overview/home.2023.json\",\"tracks\":2}"))
+        let list = String(decoding: OverviewPage.tileList(Self.regions[0].picture), as: UTF8.self)
+        #expect(list.hasPrefix("{\"id\":\"home\",\"images\":[\n{\"scale\":1,\"tiles\":[\"overview/home.t0-0000000000000011.png\",\"overview/home.t1-0000000000000022.png\","))
+        #expect(list.hasSuffix("\"overview/home.t11-00000000000020cc@2x.png\"]}\n],\"version\":5}\n"))
         let years = json.components(separatedBy: "\"years\":[")[1]
         #expect(years.hasPrefix("\n{\"page\":\"overview-2024.html\",\"regions\":[{\"distance_m\":1000,\"id\":\"home\""))
         #expect(years.contains("],\"tracks\":2,\"year\":2024}") && years.contains("\"tracks\":2,\"year\":2023}\n]}"))

@@ -95,13 +95,18 @@ import Testing
         #expect(SitePlan.removals(from: manifest, liveDetails: [], pageCount: 2) == ["page-9.html"])
     }
 
-    @Test func indexJSONNamesThePartsNewestFirstWithTheirTracks() {
+    @Test func indexJSONCountsThePartsAndSaysWhereTheyAre() {
         let plan = SitePlan(items: Self.listing(4), pageSize: 3, manifest: [:])
         let json = String(decoding: plan.topFiles[2].bytes, as: UTF8.self)
         #expect(
             json
-                == "{\"overview\":\"index/overview.json\",\"page_size\":3,\"parts\":[\n{\"path\":\"index/part-2.json\",\"tracks\":1},\n{\"path\":\"index/part-1.json\",\"tracks\":3}\n],\"tracks\":4,\"version\":3}\n"
+                == "{\"overview\":\"index/overview.json\",\"page_size\":3,\"part_path\":\"index/part-{n}.json\",\"parts\":2,\"tracks\":4,\"version\":4}\n"
         )
+        #expect(IndexDocument.partPaths(inIndex: plan.topFiles[2].bytes) == ["index/part-2.json", "index/part-1.json"])
+        // A site listed by an earlier version (schema 3) names its parts; a path that leaves the site is left out.
+        let version3 = #"{"parts":[{"path":"index/part-2.json","tracks":1},{"path":"../etc/passwd","tracks":3}],"version":3}"#
+        #expect(IndexDocument.partPaths(inIndex: Array(version3.utf8)) == ["index/part-2.json"])
+        #expect(IndexDocument.partPaths(inIndex: Array(#"{"parts":"many"}"#.utf8)) == nil)
         let part = plan.indexFiles.first { $0.id == "index/part-2.json" }.map { String(decoding: $0.bytes, as: UTF8.self) }
         #expect(part == "{\"part\":2,\"tracks\":[\n{\"id\":\"\(Self.item(4).id)\",\"v\":1}\n],\"version\":3}\n")
     }
