@@ -121,6 +121,19 @@ import Testing
         #expect(empty.contains("No track of 2019 has a kept route to draw yet."))
     }
 
+    @Test func aYearPageOrdersItsRegionsByThatYearsTracks() throws {
+        // The overview puts home first (3 tracks in all); in 2024 the other region has more.
+        var regions = Self.regions
+        regions[1].years = [(2024, Self.picture("0123456789abcdef.2024", tracks: 5, thumbnails: false))]
+        let page = String(decoding: OverviewPage.yearHTML(2024, regions: regions, years: [2023, 2024]), as: UTF8.self)
+        let other = try #require(page.range(of: "0123456789abcdef.2024.t0-")), home = try #require(page.range(of: "home.2024.t0-"))
+        #expect(other.lowerBound < home.lowerBound)
+        // Equal counts: by file stem, so the order never depends on the overview's.
+        regions[1].years = [(2024, Self.picture("0123456789abcdef.2024", tracks: 1, thumbnails: false))]
+        let tied = String(decoding: OverviewPage.yearHTML(2024, regions: regions.reversed(), years: [2024]), as: UTF8.self)
+        #expect(try #require(tied.range(of: "0123456789abcdef.2024.t0-")).lowerBound < (try #require(tied.range(of: "home.2024.t0-"))).lowerBound)
+    }
+
     @Test func thePartListsRegionsWithTheirPagesThumbnailsAndTileListsAndTheYearsNewestFirst() {
         let json = String(decoding: OverviewPage.json(Self.regions, years: [2023, 2024]), as: UTF8.self)
         // The grid of tiles in the part; their names, which change with their pixels, in the picture's list.
