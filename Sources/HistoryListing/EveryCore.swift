@@ -55,6 +55,24 @@ enum EveryCore {
         }
         return chunks.withLock { $0 }.flatMap { $0 }
     }
+
+    /// `background` on a thread of its own while the calling thread runs `foreground`; both
+    /// results once both are done. (When no thread can be started, `background` runs after
+    /// `foreground` on the calling thread.) For work that would leave a core idle: a cold
+    /// listing saves its state while the calling thread writes 100,000 pages.
+    static func alongside<Output: Sendable, Other>(
+        _ background: @escaping @Sendable () -> Output, _ foreground: () -> Other
+    ) -> (background: Output, foreground: Other) {
+        let result = Mutex<Output?>(nil)
+        let body: @Sendable () -> Void = {
+            let output = background()
+            result.withLock { $0 = output }
+        }
+        let thread = ReaderThread.start(body)
+        let other = foreground()
+        if let thread { pthread_join(thread, nil) } else { body() }
+        return (result.withLock { $0.take()! }, other)
+    }
 }
 
 /// A POSIX thread running one closure, joined by its starter.

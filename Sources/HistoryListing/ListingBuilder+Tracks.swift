@@ -63,6 +63,7 @@ extension ListingBuilder {
         scan.jobsByKey.reserveCapacity(catalog.entries.count + 16)
         scan.fileTimes.reserveCapacity(catalog.entries.count + 16)
         var unknown: [(job: String, path: String, status: FileStatus)] = []
+        var unchecked: [String] = []
         for (job, inode) in try FileStore.listDirectoryWithInodes(queue.layout.done) where !job.hasPrefix(".") {
             // Same name, same inode, no other links: the same bytes (see `ListingCatalog`), no lstat.
             if knownContent[job] == nil, let entry = catalog.entries[job], entry.inode == inode, !entry.isLinked {
@@ -70,8 +71,15 @@ extension ListingBuilder {
                 add(job, contentHex: entry.contentHex, modificationNanoseconds: entry.modificationNanoseconds, to: &scan)
                 continue
             }
-            let path = queue.layout.done + "/" + job
-            guard let status = try FileStore.status(path), status.isRegularFile else { continue }
+            unchecked.append(job)
+        }
+        // An lstat each by many threads: with nothing cached each waits for its inode to be read
+        // (100,000 one after the other were 3.5 s of a 34 s cold listing, one core idle).
+        let done = queue.layout.done
+        let statuses = EveryCore.map(unchecked, .readingFiles) { job in Result { () throws(FileError) in try FileStore.status(done + "/" + job) } }
+        for (job, result) in zip(unchecked, statuses) {
+            let path = done + "/" + job
+            guard let status = try result.get(), status.isRegularFile else { continue }
             let contentHex: String
             if let known = knownContent[job] {
                 contentHex = known.hex

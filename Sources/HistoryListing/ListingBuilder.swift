@@ -179,6 +179,8 @@ package struct ListingBuilder: Sendable {
         // The listing's order, if this refresh keeps it: how many records of `listing-order` are this listing's.
         var orderCount: Int?
         var complete = true
+        // Whether the rebuild saved the catalog of done/ alongside its pages.
+        var catalogSaved = false
         // Unchanged inputs (same jobs, same bytes, same settings) and every file as it was
         // written (one lstat each, see `SiteWriter.verify`): nothing to write. A file deleted or
         // edited since is written again by a rebuild.
@@ -204,14 +206,14 @@ package struct ListingBuilder: Sendable {
                 orderCount = kept.orderCount
             }
         } else {
+            let (scanned, loaded, catalogPath) = (scan.catalog, catalog, catalogPath)
             let rebuilt = try rebuild(
                 scan, listed: listing(), site: site, manifest: &manifest, sweepingDetails: !detailsTrusted, report: &report,
-                beforeIndexFiles: refreshOverview)
+                alsoSaving: { () throws(FileError) in try scanned.save(catalogPath, over: loaded) }, beforeIndexFiles: refreshOverview)
+            catalogSaved = true
             referenced = rebuilt.listed
             try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
-            var cache = rebuilt.cache
-            try cache.save(cachePath)
-            if try saveOrder(rebuilt.order, cache: cache) { orderCount = rebuilt.order.count }
+            if rebuilt.orderSaved { orderCount = rebuilt.orderCount }
             // Pages written or removed: the folder as it is now, which the next refresh checks
             // page by page unless it has settled by then.
             newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory)
@@ -219,7 +221,7 @@ package struct ListingBuilder: Sendable {
             prunePending = true
         }
         // Appended to only when a job came, went or changed (100,000 lines cost ~0.2 s to write).
-        try scan.catalog.save(catalogPath, over: catalog)
+        if !catalogSaved { try scan.catalog.save(catalogPath, over: catalog) }
         // Last, so that it names the state files as they are now (`ListingStamp.State`).
         newStamp.state = orderCount.flatMap(currentState)
         // An overview whose map was not whole is drawn again by the next refresh: no stamp.
@@ -279,12 +281,22 @@ package struct ListingBuilder: Sendable {
         return publisher.publishedFilesExist(states, years: years)
     }
 
-    /// Brings the per-track cache up to date, plans the site from it and writes the plan.
-    /// Returns the listed track ids and the cache to save.
+    /// Brings the per-track cache up to date, plans the site from it and writes the plan, while
+    /// a thread of its own saves the cache, the listing's order (`saveOrder`) and what
+    /// `alsoSaving` saves (the catalog of done/). Returns the
+    /// listed track ids, how many tracks the order holds and whether it was kept.
+    ///
+    /// The state is saved alongside the pages, not after them: a cold listing's 100,000 page
+    /// writes keep one core busy in the kernel for seconds (renames in one folder take turns),
+    /// and the card cache (250 MB at 100,000 tracks) and order took as long again on that core
+    /// while the other waited. Either order is safe: the cache holds what the records say, the
+    /// pages are written again unless the manifest names them, and the stamp that trusts both
+    /// is written last.
     private func rebuild(
         _ scan: DoneScan, listed: ListedTracks, site: SiteWriter, manifest: inout [String: SiteWriter.Entry], sweepingDetails: Bool,
-        report: inout ListingReport, beforeIndexFiles: () throws(FileError) -> Void
-    ) throws(FileError) -> (listed: Set<String>, cache: ListingCache, order: [String]) {
+        report: inout ListingReport, alsoSaving: @escaping @Sendable () throws(FileError) -> Void,
+        beforeIndexFiles: () throws(FileError) -> Void
+    ) throws(FileError) -> (listed: Set<String>, orderCount: Int, orderSaved: Bool) {
         report.unpublished = listed.unpublished
         let order = listed.cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
         report.tracks = order.count
@@ -300,13 +312,30 @@ package struct ListingBuilder: Sendable {
             else { return nil }
             return SitePlan.File(id: page.id, digest: page.digest, bytes: DetailPage.html(track))
         }.compactMap { $0 }
-        let applied = try site.apply(
-            plan, detailPages: detailPages, manifest: &manifest, sweepingDetails: sweepingDetails, beforeIndexFiles: beforeIndexFiles)
+        let (cache, newestFirst, cachePath) = (listed.cache, order.map(\.key), cachePath)
+        let (saved, written) = EveryCore.alongside(
+            { () -> Result<Bool, FileError> in
+                Result { () throws(FileError) in
+                    var cache = cache
+                    try cache.save(cachePath)
+                    let orderSaved = try saveOrder(newestFirst, cache: cache)
+                    try alsoSaving()
+                    return orderSaved
+                }
+            },
+            {
+                Result { () throws(FileError) in
+                    try site.apply(
+                        plan, detailPages: detailPages, manifest: &manifest, sweepingDetails: sweepingDetails, beforeIndexFiles: beforeIndexFiles)
+                }
+            })
+        let applied = try written.get()
+        let orderSaved = try saved.get()
         report.rewrote = true
         report.pagesWritten = applied.filesWritten
         report.bytesWritten = applied.bytesWritten
         report.pagesRemoved = applied.filesRemoved
-        return (plan.liveDetails, listed.cache, order.map(\.key))
+        return (plan.liveDetails, newestFirst.count, orderSaved)
     }
 
     /// Keeps the listing's order (`newestFirst`, keys of `cache`, saved) in `listing-order`; false

@@ -39,4 +39,23 @@ import Testing
         }
         #expect(most.load(ordering: .relaxed) > 2)
     }
+
+    @Test func alongsideRunsBothAtOnceAndReturnsBoth() {
+        // The foreground waits (up to 10 s) for the background to have started: it can only see
+        // it while the two overlap, so a background run after the foreground would fail here.
+        let started = Atomic<Bool>(false)
+        let (background, sawBackground) = EveryCore.alongside(
+            { () -> Int in
+                started.store(true, ordering: .releasing)
+                return 42
+            },
+            { () -> Bool in
+                for _ in 0..<10_000 {
+                    if started.load(ordering: .acquiring) { return true }
+                    usleep(1_000)
+                }
+                return false
+            })
+        #expect(background == 42 && sawBackground)
+    }
 }
