@@ -30,7 +30,7 @@ enum Benchmark {
         HeapRetention.keepFreedMemory()
         if section == "queue" { return try QueueBenchmark.run(work: work, runs: queueRuns) }
         if section == "readers" { return try ReaderBenchmark.run(work: work, runs: 5) }
-        if section == "listing" { return try ListingBenchmark.run(work: work) }
+        if section == "listing" { return try ListingBenchmark.run(work: work, tracks: ListingBenchmark.trackCount()) }
         if section == "overview" { return try OverviewBenchmark.run(work: work) }
         if section == "overview-map" { return try OverviewMapBenchmark.run(work: work) }
         if section == "product" { return try ProductBenchmark.run(work: work, runs: runs) }

@@ -15,6 +15,12 @@ import TrackSynthesis
 /// cold (no cache, no pages), unchanged, one new track (index.html, the newest page and part, index.json),
 /// and a forced full regeneration with warm caches.
 enum ListingBenchmark {
+    /// The archive's size: `TRACKSNAP_BENCH_TRACKS` (for the million-track figures; about 21 GB of
+    /// jobs, records and pages then), else 100,000.
+    static func trackCount() -> Int {
+        ProcessInfo.processInfo.environment["TRACKSNAP_BENCH_TRACKS"].flatMap { Int($0) }.map { max(1_000, $0) } ?? 100_000
+    }
+
     static func run(work: String, tracks count: Int = 100_000, runs: Int = 3) throws {
         let root = work + "/listing-\(count)"
         let queue = JobQueue(root: root + "/Jobs")
