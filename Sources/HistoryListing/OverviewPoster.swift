@@ -149,7 +149,9 @@ package struct OverviewPoster {
         }
         guard let parts = IndexDocument.partPaths(inIndex: indexBytes) else {
             throw Problem(
-                description: "'\(indexPath)' is not a TrackSnap index: expected JSON whose \"parts\" lists the parts (version 3) or counts them with a \"part_path\" (version 4)")
+                description:
+                    "'\(indexPath)' is not a TrackSnap index: expected JSON whose \"parts\" lists the parts (version 3) or counts them with a \"part_path\" (version 4)"
+            )
         }
         var tracks: [(id: String, year: Int)] = []
         for path in parts {

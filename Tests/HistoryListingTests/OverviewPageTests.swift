@@ -144,10 +144,14 @@ import Testing
         #expect(json.contains("\"thumbnails\":[{\"height\":240,\"path\":\"overview/home.thumb.png\",\"scale\":1,\"width\":320}"))
         #expect(
             json.contains(
-                "{\"height\":480,\"path\":\"overview/home.thumb@2x.png\",\"scale\":2,\"width\":640}],\"tile_list\":\"index/overview/home.json\",\"tracks\":3}"))
+                "{\"height\":480,\"path\":\"overview/home.thumb@2x.png\",\"scale\":2,\"width\":640}],\"tile_list\":\"index/overview/home.json\",\"tracks\":3}"
+            ))
         #expect(json.contains("\"tile_list\":\"index/overview/home.2023.json\",\"tracks\":2}"))
         let list = String(decoding: OverviewPage.tileList(Self.regions[0].picture), as: UTF8.self)
-        #expect(list.hasPrefix("{\"id\":\"home\",\"images\":[\n{\"scale\":1,\"tiles\":[\"overview/home.t0-0000000000000011.png\",\"overview/home.t1-0000000000000022.png\","))
+        #expect(
+            list.hasPrefix(
+                "{\"id\":\"home\",\"images\":[\n{\"scale\":1,\"tiles\":[\"overview/home.t0-0000000000000011.png\",\"overview/home.t1-0000000000000022.png\","
+            ))
         #expect(list.hasSuffix("\"overview/home.t11-00000000000020cc@2x.png\"]}\n],\"version\":5}\n"))
         let years = json.components(separatedBy: "\"years\":[")[1]
         #expect(years.hasPrefix("\n{\"page\":\"overview-2024.html\",\"regions\":[{\"distance_m\":1000,\"id\":\"home\""))
