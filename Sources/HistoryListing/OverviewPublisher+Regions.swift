@@ -17,8 +17,6 @@ extension OverviewPublisher {
         var report = Report()
         /// The region pages written or kept (file names under Output/): any other is stale.
         var regionPages: Set<String> = []
-        /// The pictures drawn whose tiles were renamed (other pixels): their tile lists are written.
-        var renamedTiles: Set<String> = []
         /// Whether every track listed at the last complete refresh shows the same card and year
         /// (the caller vouches: a refresh that only added tracks), so a region whose members did
         /// not change is shown as kept (`keptRegion`).
@@ -158,7 +156,7 @@ extension OverviewPublisher {
             results.withLock { $0[index] = result }
         }
         let drawn = results.withLock { $0 }
-        for (position, index) in pending.enumerated() {
+        for index in pending {
             let (picture, update, problems) = try drawn[index]!.get()
             for problem in problems where work.report.basemapProblems.count < 5 && !work.report.basemapProblems.contains(problem) {
                 work.report.basemapProblems.append(problem)
@@ -171,7 +169,6 @@ extension OverviewPublisher {
             if update != .unchanged { work.report.newest = String(picture.stem.prefix { $0 != "." }) }
             // A picture whose map is not whole keeps a digest no plan has: the next refresh draws it again.
             let digest = problems.isEmpty ? jobs[index].digest : Self.incompleteDigest
-            if picture.tileDigests != keptEntries[position]?.picture.tileDigests { work.renamedTiles.insert(picture.stem) }
             work.regionIndex.entries[picture.stem] = OverviewRegionIndex.Entry(digest: digest, picture: picture)
             pictures[index] = picture
         }

@@ -220,14 +220,15 @@ package struct OverviewPublisher {
             let page = OverviewPage.yearHTML(year, regions: shown, years: sortedYears)
             if (try? FileStore.readFile(path)) != page { try FileStore.writeAtomically(page, to: path) }
         }
-        // Each picture's tile list before the part that names it: those whose tiles were renamed,
-        // and any a refresh killed before writing it left missing.
+        // Each picture's tile list before the part that names it, when it is not on disk as it
+        // should be (compared, as the year pages are: a few kilobytes each, and whatever a killed
+        // refresh left, the list then names the tiles the pages name).
         let shownPictures = shown.flatMap { region in [region.picture] + region.years.map(\.picture) }
         var tileLists: [(bytes: [UInt8], path: String)] = []
         var listed: Set<String> = []
         for picture in shownPictures where listed.insert(picture.stem).inserted {
-            let path = store.root + "/" + OverviewPage.tileListPath(stem: picture.stem)
-            if work.renamedTiles.contains(picture.stem) || !FileStore.exists(path) { tileLists.append((OverviewPage.tileList(picture), path)) }
+            let path = store.root + "/" + OverviewPage.tileListPath(stem: picture.stem), list = OverviewPage.tileList(picture)
+            if (try? FileStore.readFile(path, maximumBytes: list.count + 1)) != list { tileLists.append((list, path)) }
         }
         try FileStore.writeAtomically(tileLists)
         try FileStore.writeAtomically([
