@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Disk full without root: a user + mount namespace with a 512 KB tmpfs as Output/.
+# Disk full without root: a user + mount namespace with a 2 MB tmpfs as Output/.
 # Renders a track, fills the disk, changes the track and runs again: the run must exit 75, return
 # the job to new/ unchanged, leave no temporary file and keep the old thumbnail byte for byte;
 # after space is freed, a rerun completes. Prints "disk-full: ok" on success.
@@ -11,9 +11,11 @@ export tracksnap root
 exec unshare --user --map-root-user --mount bash -euo pipefail -c '
 fail() { echo "disk-full: FAILED: $*"; exit 1; }
 mkdir -p "$root/Output" "$root/archive"
-# Thumbnails only: the 512 KB disk is sized for them, not for 1280x960 detail snapshots.
+# Thumbnails only: the 2 MB disk is sized for them and the overview (96 tiles of 160 points,
+# a page each on tmpfs; the new tiles of a picture drawn again come before the old ones go), not
+# for 1280x960 detail snapshots.
 printf "{\"version\": 1, \"detail\": false}" > "$root/thumbnails-only.json"
-mount -t tmpfs -o size=512k tmpfs "$root/Output"
+mount -t tmpfs -o size=2m tmpfs "$root/Output"
 cp "$root/seed/first.gpx" "$root/archive/run.gpx"
 touch -d "1 hour ago" "$root/archive/run.gpx"
 "$tracksnap" enqueue "$root/archive" --jobs "$root/Jobs" -q

@@ -59,3 +59,21 @@ import Testing
         #expect(background == 42 && sawBackground)
     }
 }
+
+/// `DiskOrder`: a cold listing's reads by inode, equal inodes in their order, short lists as they are.
+@Suite struct DiskOrderTests {
+    @Test func manyItemsAreSortedByInodeAndEqualInodesKeepTheirOrder() {
+        let count = EveryCore.minimumItems * 2
+        // Inodes descending in pairs: item 2k and 2k + 1 share one.
+        let items = (0..<count).map { (name: "job-\($0)", inode: UInt64(count - $0 / 2)) }
+        let sorted = DiskOrder.sorted(items, by: \.inode)
+        #expect(sorted.map(\.inode) == items.map(\.inode).sorted())
+        #expect(sorted.prefix(2).map(\.name) == ["job-\(count - 2)", "job-\(count - 1)"])
+        #expect(Set(sorted.map(\.name)) == Set(items.map(\.name)))
+    }
+
+    @Test func fewItemsStayAsTheyAre() {
+        let items = [(name: "b", inode: UInt64(9)), (name: "a", inode: 1)]
+        #expect(DiskOrder.sorted(items, by: \.inode).map(\.name) == ["b", "a"])
+    }
+}
