@@ -56,11 +56,22 @@ package enum IndexDocument {
         let paths: [String]
         if let list = object["parts"]?.array {
             paths = list.compactMap { $0.object?["path"]?.string }
-        } else if let count = object["parts"]?.number, count >= 0, count < 1e9, let pattern = object["part_path"]?.string, pattern.contains("{n}") {
+        } else if let count = object["parts"]?.number, count >= 0, count <= maximumParts(object), let pattern = object["part_path"]?.string,
+            pattern.contains("{n}")
+        {
             paths = stride(from: Int(count), through: 1, by: -1).map { pattern.replacing("{n}", with: String($0)) }
         } else {
             return nil
         }
         return paths.filter { !$0.hasPrefix("/") && !$0.split(separator: "/").contains("..") }
+    }
+
+    /// The most parts a version 4 `index.json` can have: one a page of its tracks (a document
+    /// without them, or claiming more than 100 million tracks, is not believed past 10,000 parts),
+    /// so a damaged count does not make a billion paths.
+    private static func maximumParts(_ object: [String: JSONValue]) -> Double {
+        guard let tracks = object["tracks"]?.number, let pageSize = object["page_size"]?.number, tracks >= 0, tracks <= 1e8, pageSize >= 1
+        else { return 10_000 }
+        return (tracks / pageSize).rounded(.up)
     }
 }

@@ -74,7 +74,10 @@ package struct ListingBuilder: Sendable {
     /// one list of them: a folder the site writes into and this list leaves out keeps a killed
     /// run's temporaries for good.
     package var stagingDirectories: [String] {
-        store.stagingDirectories + [SiteWriter.detailDirectory, SiteWriter.partDirectory, OverviewPublisher.directory].map { store.root + "/" + $0 }
+        store.stagingDirectories
+            + [SiteWriter.detailDirectory, SiteWriter.partDirectory, OverviewPage.tileListDirectory, OverviewPublisher.directory].map {
+                store.root + "/" + $0
+            }
             + [store.stateDirectory + "/overview", store.stateDirectory + "/overview/regions"]
     }
 
@@ -213,7 +216,9 @@ package struct ListingBuilder: Sendable {
             catalogSaved = true
             referenced = rebuilt.listed
             try site.saveManifest(manifest, over: manifestOnDisk, lines: manifestLines)
-            if rebuilt.orderSaved { orderCount = rebuilt.orderCount }
+            // The state saved alongside the pages: its failure reported after the manifest is
+            // saved, so the next refresh does not write every page again.
+            if try rebuilt.stateSaved.get() { orderCount = rebuilt.orderCount }
             // Pages written or removed: the folder as it is now, which the next refresh checks
             // page by page unless it has settled by then.
             newStamp.details = DirectorySnapshot.take(store.root + "/" + SiteWriter.detailDirectory)
@@ -284,7 +289,8 @@ package struct ListingBuilder: Sendable {
     /// Brings the per-track cache up to date, plans the site from it and writes the plan, while
     /// a thread of its own saves the cache, the listing's order (`saveOrder`) and what
     /// `alsoSaving` saves (the catalog of done/). Returns the
-    /// listed track ids, how many tracks the order holds and whether it was kept.
+    /// listed track ids, how many tracks the order holds, and whether the order was kept or why
+    /// the state could not be saved (for the caller to throw once it has saved the manifest).
     ///
     /// The state is saved alongside the pages, not after them: a cold listing's 100,000 page
     /// writes keep one core busy in the kernel for seconds (renames in one folder take turns),
@@ -296,7 +302,7 @@ package struct ListingBuilder: Sendable {
         _ scan: DoneScan, listed: ListedTracks, site: SiteWriter, manifest: inout [String: SiteWriter.Entry], sweepingDetails: Bool,
         report: inout ListingReport, alsoSaving: @escaping @Sendable () throws(FileError) -> Void,
         beforeIndexFiles: () throws(FileError) -> Void
-    ) throws(FileError) -> (listed: Set<String>, orderCount: Int, orderSaved: Bool) {
+    ) throws(FileError) -> (listed: Set<String>, orderCount: Int, stateSaved: Result<Bool, FileError>) {
         report.unpublished = listed.unpublished
         let order = listed.cache.entries.sorted { ($0.value.sortTime, $0.key) > ($1.value.sortTime, $1.key) }
         report.tracks = order.count
@@ -330,12 +336,11 @@ package struct ListingBuilder: Sendable {
                 }
             })
         let applied = try written.get()
-        let orderSaved = try saved.get()
         report.rewrote = true
         report.pagesWritten = applied.filesWritten
         report.bytesWritten = applied.bytesWritten
         report.pagesRemoved = applied.filesRemoved
-        return (plan.liveDetails, newestFirst.count, orderSaved)
+        return (plan.liveDetails, newestFirst.count, saved)
     }
 
     /// Keeps the listing's order (`newestFirst`, keys of `cache`, saved) in `listing-order`; false
@@ -374,8 +379,9 @@ package struct ListingBuilder: Sendable {
     func settingsStamp() -> String {
         var stamp = SHA256()
         stamp.update(fingerprint.bytes)
-        // "pages 2": the index pages link the year overviews (the cards are as they were).
-        stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\npages 2\n")
+        // "pages 2": the index pages link the year overviews (the cards are as they were). "pages 3":
+        // index.json schema 4, written by the first refresh of a site listed before (no track changed).
+        stamp.update(ListingCache.templateVersion + "\npage size \(pageSize)\npages 3\n")
         // Named regions are not in the fingerprint (they change no track's images), but a change
         // of them must reach the overview.
         let named = overviewRegions ?? OverviewPublisher(store: store).keptNamedRegions()

@@ -12,11 +12,15 @@ extension OverviewPage {
     /// The file naming the tiles of picture `stem` at every scale, relative to Output/.
     static func tileListPath(stem: String) -> String { tileListDirectory + "/" + stem + ".json" }
 
-    /// `index/overview/<picture>.json`: the picture's tiles at each detail scale, row by row, as
-    /// `index/overview.json` gives their grid (`tiles` of each image).
+    /// `index/overview/<picture>.json`: the picture's tiles at each detail scale, row by row, with
+    /// their grid (as `index/overview.json` gives it, so a list read while a refresh replaces the
+    /// part still stands on its own).
     static func tileList(_ picture: Picture) -> [UInt8] {
+        let tiling = picture.tiling
         let images = picture.images.map { image in
-            "{\"scale\":\(JSONText.number(image.scale)),\"tiles\":[" + image.tiles.map { "\"" + $0.path + "\"" }.joined(separator: ",") + "]}"
+            let side = image.tiles.first?.pixels.width ?? 0
+            return "{\"columns\":\(tiling.columns),\"rows\":\(tiling.rows),\"scale\":\(JSONText.number(image.scale)),\"tile\":\(side),\"tiles\":["
+                + image.tiles.map { "\"" + $0.path + "\"" }.joined(separator: ",") + "]}"
         }
         return Array("{\"id\":\"\(picture.stem)\",\"images\":[\n\(images.joined(separator: ",\n"))\n],\"version\":\(jsonVersion)}\n".utf8)
     }
@@ -52,7 +56,7 @@ extension OverviewPage {
         json += "\n],\"tracks\":\(regions.reduce(0) { $0 + $1.picture.trackCount }),\"version\":\(jsonVersion),\"years\":["
         for (position, year) in years.sorted(by: >).enumerated() {
             if position > 0 { json += "," }
-            let shown = regions.compactMap { region in region.years.first { $0.year == year }.map { (region, $0.picture) } }
+            let shown = yearRegions(year, regions)
             let entries = shown.map { region, picture in
                 "{\"distance_m\":\(picture.distanceMeters),\"id\":\"\(region.picture.stem)\",\"images\":\(images(picture.images)),"
                     + tileList(picture) + "\"tracks\":\(picture.trackCount)}"

@@ -12,15 +12,21 @@ extension OverviewPage {
         var card: OverviewPublisher.CardBytes
     }
 
-    /// `overview-<year>.html`: the regions' pictures of `year`, most tracks that year first (then
-    /// by file stem); `years` every year the listing has a track in.
+    /// The regions with a picture of `year` and that picture, most tracks that year first (then by
+    /// file stem): the year page's order and the part's. By the year's own counts, not the
+    /// regions' over every year: a new track then changes the page of its year only. (Two cities
+    /// of about the same count swapped places on every year page when the order was the
+    /// overview's: twelve pages of tiles rewritten, 350 KB.)
+    static func yearRegions(_ year: Int, _ regions: [Region]) -> [(Region, Picture)] {
+        regions.compactMap { region in region.years.first { $0.year == year }.map { (region, $0.picture) } }
+            .sorted { ($0.1.trackCount, $1.1.stem) > ($1.1.trackCount, $0.1.stem) }
+    }
+
+    /// `overview-<year>.html`: the regions' pictures of `year` (`yearRegions`); `years` every year
+    /// the listing has a track in.
     static func yearHTML(_ year: Int, regions: [Region], years: [Int]) -> [UInt8] {
         let e = ListingFormat.escape
-        // By the year's own counts, not the regions' over every year: a new track then changes the
-        // page of its year only. (Two cities of about the same count swapped places on every year
-        // page when the order was the overview's: twelve pages of tiles rewritten, 350 KB.)
-        let shown = regions.compactMap { region in region.years.first { $0.year == year }.map { (region, $0.picture) } }
-            .sorted { ($0.1.trackCount, $1.1.stem) > ($1.1.trackCount, $0.1.stem) }
+        let shown = yearRegions(year, regions)
         let total = shown.reduce(0) { $0 + $1.1.trackCount }
         var out = PageShell.head(title: "\(year) · Overview · TrackSnap", styleSheet: "site.css")
         out += "<header class=\"site\"><h1><a href=\"index.html\">TrackSnap</a></h1><span class=\"count\">\(year): \(total) "

@@ -18,13 +18,14 @@ import MapGeometry
 ///                           …
 ///                           ]}
 ///     index/overview/<picture>.json
-///                           {"id":"<picture>","images":[{"scale":1,"tiles":["overview/….t0-….png",…]},…],"version":5}
+///                           {"id":"<picture>","images":[{"columns":C,"rows":R,"scale":1,"tile":T,"tiles":["overview/….t0-….png",…]},…],
+///                            "version":5}
 enum OverviewPage {
     /// The schema version of `index/overview.json`: 5 since each picture's tiles are named in a
     /// file of its own (`tile_list`; version 4 named them all in the part, which was rewritten
     /// whole at every change), 4 since the pictures are tiles (an image has `tiles` where version 3
     /// had one `path`), so an older reader fails on the number rather than on a missing key.
-    /// `index.json` and its parts stay at `IndexDocument.version`.
+    /// `index.json` and its parts have their own (`IndexDocument.version`, `.partVersion`).
     static let jsonVersion = 5
 
     /// One heat map as the pages show it: a region's (all years) or a region's in one year.

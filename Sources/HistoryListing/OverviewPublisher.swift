@@ -15,8 +15,8 @@ import ThumbnailCache
 ///
 /// Order of writing, so a `kill -9` anywhere leaves old pictures served and the next refresh
 /// repairs: each region's pictures, then its counts (a refresh killed between them applies the
-/// same change to the old counts again), then its page; the year pages; then the page and
-/// each picture's tile list, `index/overview.json`; pictures and pages no longer planned are removed; then the region
+/// same change to the old counts again), then its page; the year pages; then each picture's
+/// tile list, the page and `index/overview.json`; pictures and pages no longer planned are removed; then the region
 /// index (`OverviewRegionIndex`: a picture made of the same tracks is shown from it without
 /// reading its counts; its changes appended to a journal), the catalog and the stamp.
 package struct OverviewPublisher {
@@ -127,8 +127,8 @@ package struct OverviewPublisher {
     /// with it key by key.
     ///
     /// The order of writing makes every link point at a file already there: a region's pictures
-    /// (every year's, then each year's) and counts, then its page; the year pages; then
-    /// `overview.html` and `index/overview.json`. The caller writes the track pages the region
+    /// (every year's, then each year's) and counts, then its page; the year pages; then each
+    /// picture's tile list, `overview.html` and `index/overview.json`. The caller writes the track pages the region
     /// pages link before, and the index pages that link the overview after.
     package func refresh(
         listed: Set<String>, inputStamp: String? = nil, years knownYears: Set<Int>? = nil, cardsUnchanged: Bool = false,

@@ -27,6 +27,7 @@ import Testing
                 let tiles = try #require(image["tiles"] as? [String: Any])
                 let paths = try #require(named["tiles"] as? [String])
                 #expect(named["scale"] as? Double == image["scale"] as? Double)
+                #expect(["columns", "rows", "tile"].allSatisfy { named[$0] as? Int != nil && named[$0] as? Int == tiles[$0] as? Int })
                 #expect(paths.count == (tiles["columns"] as? Int ?? 0) * (tiles["rows"] as? Int ?? 0))
                 for path in paths { result[path] = try FileStore.readFile(sandbox.output + "/" + path) }
             }

@@ -78,9 +78,10 @@ import Testing
     }
 
     /// kill -9 while index parts were written: their temporaries are swept like the others.
-    @Test func anIndexPartTemporaryOfADeadRunIsSwept() throws {
+    @Test(arguments: ["index/.part-2.json", "index/overview/.0123456789abcdef.json"])
+    func anIndexPartOrTileListTemporaryOfADeadRunIsSwept(name: String) throws {
         let sandbox = try pagedSite()
-        let temporary = sandbox.output + "/index/.part-2.json.tmp~otherhost~4242~1234567"
+        let temporary = sandbox.output + "/" + name + ".tmp~otherhost~4242~1234567"
         try FileStore.writeAtomically(Array("{\"part\":2,".utf8), to: temporary)
         sandbox.age(temporary, seconds: 7200)
         #expect(try sandbox.runQueue(["--page-size", "2"]).status == 0)

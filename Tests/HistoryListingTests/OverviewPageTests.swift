@@ -150,11 +150,12 @@ import Testing
         let list = String(decoding: OverviewPage.tileList(Self.regions[0].picture), as: UTF8.self)
         #expect(
             list.hasPrefix(
-                "{\"id\":\"home\",\"images\":[\n{\"scale\":1,\"tiles\":[\"overview/home.t0-0000000000000011.png\",\"overview/home.t1-0000000000000022.png\","
+                "{\"id\":\"home\",\"images\":[\n{\"columns\":4,\"rows\":3,\"scale\":1,\"tile\":320,\"tiles\":[\"overview/home.t0-0000000000000011.png\",\"overview/home.t1-0000000000000022.png\","
             ))
         #expect(list.hasSuffix("\"overview/home.t11-00000000000020cc@2x.png\"]}\n],\"version\":5}\n"))
         let years = json.components(separatedBy: "\"years\":[")[1]
-        #expect(years.hasPrefix("\n{\"page\":\"overview-2024.html\",\"regions\":[{\"distance_m\":1000,\"id\":\"home\""))
+        // A year's regions as its page orders them: most tracks that year, then by stem (one each in 2024).
+        #expect(years.hasPrefix("\n{\"page\":\"overview-2024.html\",\"regions\":[{\"distance_m\":1000,\"id\":\"0123456789abcdef\""))
         #expect(years.contains("],\"tracks\":2,\"year\":2024}") && years.contains("\"tracks\":2,\"year\":2023}\n]}"))
     }
 
