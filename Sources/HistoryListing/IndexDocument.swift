@@ -59,11 +59,16 @@ package enum IndexDocument {
         } else if let count = object["parts"]?.number, count >= 0, count <= maximumParts(object), let pattern = object["part_path"]?.string,
             pattern.contains("{n}")
         {
-            paths = stride(from: Int(count), through: 1, by: -1).map { pattern.replacing("{n}", with: String($0)) }
+            paths = partPaths(count: Int(count), pattern: pattern)
         } else {
             return nil
         }
         return paths.filter { !$0.hasPrefix("/") && !$0.split(separator: "/").contains("..") }
+    }
+
+    /// The paths of `count` parts at `pattern` (`{n}` the number), newest (highest) first.
+    static func partPaths(count: Int, pattern: String) -> [String] {
+        stride(from: count, through: 1, by: -1).map { pattern.replacing("{n}", with: String($0)) }
     }
 
     /// The most parts a version 4 `index.json` can have: one a page of its tracks (a document

@@ -159,7 +159,7 @@ package struct ListingDocument: Sendable, Equatable, Codable {
     package var partPath: String
 
     /// The parts' paths, newest first.
-    package var partPaths: [String] { stride(from: parts, through: 1, by: -1).map { partPath.replacing("{n}", with: String($0)) } }
+    package var partPaths: [String] { IndexDocument.partPaths(count: parts, pattern: partPath) }
 
     enum CodingKeys: String, CodingKey {
         case version, tracks, parts

@@ -256,7 +256,7 @@ extension OverviewPublisher {
             } catch {
                 throw FileError("encode the overview picture", path, code: 0, reason: error.description)
             }
-            if (try? FileStore.readFile(path, maximumBytes: png.count + 1)) != png { files.append((png, path)) }
+            if !Self.isOnDisk(png, at: path) { files.append((png, path)) }
         }
         try FileStore.writeAtomically(files)
         if case .incremental(_, removed: 0) = update, !added.isEmpty, journaled.count + added.count <= journalLimit {

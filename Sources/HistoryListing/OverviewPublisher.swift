@@ -218,7 +218,7 @@ package struct OverviewPublisher {
         for year in sortedYears {
             let path = store.root + "/" + OverviewPage.yearPagePath(year)
             let page = OverviewPage.yearHTML(year, regions: shown, years: sortedYears)
-            if (try? FileStore.readFile(path)) != page { try FileStore.writeAtomically(page, to: path) }
+            if !Self.isOnDisk(page, at: path) { try FileStore.writeAtomically(page, to: path) }
         }
         // Each picture's tile list before the part that names it, when it is not on disk as it
         // should be (compared, as the year pages are: a few kilobytes each, and whatever a killed
@@ -228,7 +228,7 @@ package struct OverviewPublisher {
         var listed: Set<String> = []
         for picture in shownPictures where listed.insert(picture.stem).inserted {
             let path = store.root + "/" + OverviewPage.tileListPath(stem: picture.stem), list = OverviewPage.tileList(picture)
-            if (try? FileStore.readFile(path, maximumBytes: list.count + 1)) != list { tileLists.append((list, path)) }
+            if !Self.isOnDisk(list, at: path) { tileLists.append((list, path)) }
         }
         try FileStore.writeAtomically(tileLists)
         try FileStore.writeAtomically([
@@ -256,6 +256,12 @@ package struct OverviewPublisher {
         // index written first in it).
         try regionIndex.save(regionIndexFiles, thenWrite: state)
         return report
+    }
+
+    /// Whether the file at `path` holds exactly `bytes` (a page, list or thumbnail that need not be
+    /// written again); false when it is missing, unreadable or of another size.
+    static func isOnDisk(_ bytes: [UInt8], at path: String) -> Bool {
+        (try? FileStore.readFile(path, maximumBytes: bytes.count + 1)) == bytes
     }
 
     /// The stamp of a refresh's inputs: the options, the basemap's stamp and every listed key (or
