@@ -10,12 +10,12 @@ import Darwin
 /// time (strtod is ~2/3 of a byte scanner's cost), so the common case is done here exactly and
 /// everything unusual falls back to `strtod`, which is correct for every input.
 enum NumberParsing {
-    /// Powers of ten exactly representable as Double (10^0 ... 10^22).
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// Powers of ten exactly representable as Double (10^0 ... 10^22). Written out: a literal
+    /// array is laid down at build time, where one computed at first use is a lazy global whose
+    /// `swift_once` every number read would call.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// Parses a decimal number in `bytes[start..<end]`, ignoring surrounding ASCII whitespace.
     /// Accepts what `strtod` accepts for decimals (sign, digits, fraction, exponent, and
