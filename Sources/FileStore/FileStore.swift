@@ -55,72 +55,6 @@ package enum FileStore {
         return (descriptor, Int(info.st_size))
     }
 
-    /// Publishes `bytes` at `path` atomically: a reader sees either the old file or the whole new
-    /// one, never a part. Writes a dot-prefixed temporary in the same directory (same file system,
-    /// `O_EXCL`), checks every write, fsyncs, renames over `path`, then fsyncs the directory.
-    /// On any failure the temporary is removed and the previous file is left untouched.
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileError) {
-        try writeAtomically([(bytes, path)], permissions: permissions)
-    }
-
-    /// Publishes several files atomically, each as `writeAtomically(_:to:)` does, renamed in the
-    /// order given (so a later file never becomes visible before an earlier one).
-    ///
-    /// Phases rather than file by file: write every temporary, then fsync them, then rename, then
-    /// fsync each directory once. On ext4 an fsync commits the journal transaction holding all
-    /// the pending temporaries, so the later fsyncs find nothing left to do: one commit for the
-    /// data and one for the renames, instead of two per file (measured with `make bench`).
-    ///
-    /// With `durability` `.byCaller` nothing is fsynced: the files are still renamed into place
-    /// whole (a reader, or a process killed at any point, sees the old file or the new one), but
-    /// only a later `syncFileSystem(containing:)` makes them survive a power cut; the caller does
-    /// that before it records them anywhere or links them from a durable file.
-    package static func writeAtomically(
-        _ files: [(bytes: [UInt8], path: String)], permissions: mode_t = 0o644, durability: Durability = .eachBatch
-    ) throws(FileError) {
-        var staged: [(descriptor: Int32, temporary: String, path: String)] = []
-        var renamed = 0
-        func discard() {
-            for (index, file) in staged.enumerated() where index >= renamed {
-                if file.descriptor >= 0 { close(file.descriptor) }
-                unlink(file.temporary)
-            }
-        }
-        do throws(FileError) {
-            for file in files {
-                let (directory, name) = split(file.path)
-                let temporary = directory + "/" + TemporaryName.make(for: name)
-                let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-                guard descriptor >= 0 else { throw FileError("create", temporary) }
-                // The mode asked for, whatever the umask: a served site must be readable (0644)
-                // even when cron runs with umask 077.
-                fchmod(descriptor, permissions)
-                staged.append((descriptor, temporary, file.path))
-                if let code = writeAll(file.bytes, to: descriptor) { throw FileError("write", temporary, code: code) }
-            }
-            for index in staged.indices {
-                if durability == .eachBatch {
-                    guard fsync(staged[index].descriptor) == 0 else { throw FileError("fsync", staged[index].temporary) }
-                }
-                let descriptor = staged[index].descriptor
-                staged[index].descriptor = -1
-                // close can report a deferred write error (NFS): check it too.
-                guard close(descriptor) == 0 else { throw FileError("close", staged[index].temporary) }
-            }
-            for file in staged {
-                guard rename(file.temporary, file.path) == 0 else { throw FileError("rename", file.path) }
-                renamed += 1
-            }
-        } catch {
-            discard()
-            throw error
-        }
-        guard durability == .eachBatch else { return }
-        var directories: [String] = []
-        for file in staged where !directories.contains(split(file.path).directory) { directories.append(split(file.path).directory) }
-        for directory in directories { try syncDirectory(directory) }
-    }
-
     /// When files written by `writeAtomically` reach the disk.
     package enum Durability: Sendable {
         /// Before the call returns: each file and its directory fsynced.
@@ -172,7 +106,7 @@ package enum FileStore {
     }
 
     /// Writes all of `bytes`; returns the errno of a failed write, or nil.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { buffer in
             var written = 0
             while written < buffer.count {

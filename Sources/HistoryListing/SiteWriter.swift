@@ -73,7 +73,7 @@ struct SiteWriter {
     }
 
     /// Writes `files` (manifest ids, see `relativePath(ofEntry:)`) atomically, in order, and
-    /// records each in `manifest` with its digest and what `lstat` says after the rename.
+    /// records each in `manifest` with its digest and its size, time and inode as written.
     /// More files than a batch are written without an fsync each and made durable by one
     /// `FileStore.syncFileSystem` at the end, before the caller records or links them.
     func write(_ files: [SitePlan.File], recordingIn manifest: inout [String: Entry]) throws(FileError) {
@@ -81,12 +81,10 @@ struct SiteWriter {
         var start = 0
         while start < files.count {
             let batch = files[start..<min(files.count, start + Self.batchSize)]
-            try FileStore.writeAtomically(
+            // Each file as written (its `fstat`: what `lstat` of its path would say after).
+            let statuses = try FileStore.writeAtomically(
                 batch.map { (bytes: $0.bytes, path: root + "/" + Self.relativePath(ofEntry: $0.id)) }, durability: durability)
-            for file in batch {
-                let status = try FileStore.status(root + "/" + Self.relativePath(ofEntry: file.id))
-                manifest[file.id] = Entry(digest: file.digest, written: status.map(Written.init))
-            }
+            for (file, status) in zip(batch, statuses) { manifest[file.id] = Entry(digest: file.digest, written: Written(status)) }
             start += Self.batchSize
         }
         if durability == .byCaller { try FileStore.syncFileSystem(containing: root) }

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+extension FileStore {
+    /// Publishes `bytes` at `path` atomically: a reader sees either the old file or the whole new
+    /// one, never a part. Writes an unnamed or dot-prefixed temporary in the same directory (same
+    /// file system), checks every write, fsyncs, links or renames it to `path`, then fsyncs the
+    /// directory. On any failure the previous file is left untouched and nothing is left behind.
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileError) {
+        try writeAtomically([(bytes, path)], permissions: permissions)
+    }
+
+    /// Publishes several files atomically, each as `writeAtomically(_:to:)` does, published in the
+    /// order given (so a later file never becomes visible before an earlier one). Returns what
+    /// `fstat` said of each file as written: its size, modification time and inode are what `lstat`
+    /// of its path says right after, without looking the path up again (its status change time
+    /// and link count are from before it was named).
+    ///
+    /// Phases rather than file by file: write every temporary, then fsync them, then publish them,
+    /// then fsync each directory once. On ext4 an fsync commits the journal transaction holding
+    /// all the pending temporaries, so the later fsyncs find nothing left to do: one commit for
+    /// the data and one for the names, instead of two per file (measured with `make bench`).
+    ///
+    /// A temporary is an unnamed file (`O_TMPFILE`) where the file system makes them (ext4, XFS,
+    /// btrfs, tmpfs), given its name with one `linkat`: one change to the folder where a named
+    /// temporary and its rename are three, and nothing to sweep after a kill. A file that
+    /// already exists is replaced by the rename of a named temporary (`linkat` does not replace);
+    /// so is every file where unnamed files or `/proc/self/fd` are missing (NFS, a chroot). On a
+    /// fresh ext4 one thread wrote 30,000 pages of 2.5 KB at 39–41 µs a file the old way (named
+    /// temporary, `fchmod`, write, close, rename, `lstat`), 35 µs without the `fchmod` and with
+    /// `fstat` before the close, 30 µs with the unnamed temporary (a C test of the three
+    /// sequences): a cold listing writes 100,000 such pages on one core.
+    ///
+    /// With `durability` `.byCaller` nothing is fsynced: the files are still published whole (a
+    /// reader, or a process killed at any point, sees the old file or the new one), but only a
+    /// later `syncFileSystem(containing:)` makes them survive a power cut; the caller does that
+    /// before it records them anywhere or links them from a durable file.
+    @discardableResult
+    package static func writeAtomically(
+        _ files: [(bytes: [UInt8], path: String)], permissions: mode_t = 0o644, durability: Durability = .eachBatch
+    ) throws(FileError) -> [FileStatus] {
+        var staged: [StagedFile] = []
+        staged.reserveCapacity(files.count)
+        var statuses: [FileStatus] = []
+        statuses.reserveCapacity(files.count)
+        var published = 0
+        func discard() {
+            for file in staged[published...] {
+                if file.descriptor >= 0 { close(file.descriptor) }
+                if let temporary = file.temporary { unlink(temporary) }
+            }
+        }
+        do throws(FileError) {
+            for file in files {
+                let (directory, name) = split(file.path)
+                let stage = try StagedFile.create(in: directory, name: name, path: file.path, permissions: permissions)
+                staged.append(stage)
+                if let code = writeAll(file.bytes, to: stage.descriptor) { throw FileError("write", stage.temporary ?? file.path, code: code) }
+            }
+            for file in staged {
+                if durability == .eachBatch {
+                    guard fsync(file.descriptor) == 0 else { throw FileError("fsync", file.temporary ?? file.path) }
+                }
+                var info = stat()
+                guard fstat(file.descriptor, &info) == 0 else { throw FileError("stat", file.temporary ?? file.path) }
+                statuses.append(FileStatus(info))
+            }
+            for index in staged.indices {
+                try staged[index].publish()
+                published += 1
+            }
+        } catch {
+            discard()
+            throw error
+        }
+        guard durability == .eachBatch else { return statuses }
+        var directories: [String] = []
+        for file in staged where !directories.contains(split(file.path).directory) { directories.append(split(file.path).directory) }
+        for directory in directories { try syncDirectory(directory) }
+        return statuses
+    }
+
+    /// One file of `writeAtomically` between its creation and its publication.
+    private struct StagedFile {
+        /// Open until published.
+        var descriptor: Int32
+        /// The named temporary; nil for an unnamed one.
+        var temporary: String?
+        let directory: String, path: String
+
+        /// An unnamed file in `directory` where it can be had, else a named temporary there.
+        static func create(in directory: String, name: String, path: String, permissions: mode_t) throws(FileError) -> StagedFile {
+            #if os(Linux)
+            if unnamedFilesWork.load(ordering: .relaxed) {
+                let descriptor = open(directory, O_TMPFILE_ | O_WRONLY | O_CLOEXEC, permissions)
+                if descriptor >= 0 {
+                    setPermissions(descriptor, permissions)
+                    return StagedFile(descriptor: descriptor, temporary: nil, directory: directory, path: path)
+                }
+                // Not on this file system (EOPNOTSUPP, EISDIR from kernels without it): named
+                // temporaries here. Other errors are the named path's to report.
+                if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL { unnamedFilesWork.store(false, ordering: .relaxed) }
+            }
+            #endif
+            let temporary = directory + "/" + TemporaryName.make(for: name)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            guard descriptor >= 0 else { throw FileError("create", temporary) }
+            setPermissions(descriptor, permissions)
+            return StagedFile(descriptor: descriptor, temporary: temporary, directory: directory, path: path)
+        }
+
+        /// The mode asked for, whatever the umask: a served site must be readable (0644) even
+        /// when cron runs with umask 077. No call where the umask takes none of its bits.
+        private static func setPermissions(_ descriptor: Int32, _ permissions: mode_t) {
+            if let mask = processUmask, permissions & mask == 0 { return }
+            fchmod(descriptor, permissions)
+        }
+
+        /// Gives the file its name (replacing what is there) and closes it.
+        mutating func publish() throws(FileError) {
+            if temporary == nil {
+                #if os(Linux)
+                let source = "/proc/self/fd/\(descriptor)"
+                if linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
+                    return try closeDescriptor()
+                }
+                // A file is there (linkat does not replace), or /proc is not: a named
+                // temporary, renamed over it.
+                let named = directory + "/" + TemporaryName.make(for: split(path).name)
+                guard linkat(AT_FDCWD, source, AT_FDCWD, named, AT_SYMLINK_FOLLOW) == 0 else {
+                    throw FileError("link", path)
+                }
+                temporary = named
+                #endif
+            }
+            try closeDescriptor()
+            guard rename(temporary!, path) == 0 else { throw FileError("rename", path) }
+            temporary = nil
+        }
+
+        /// Closes the descriptor; close can report a deferred write error (NFS): checked too.
+        private mutating func closeDescriptor() throws(FileError) {
+            let closing = descriptor
+            descriptor = -1
+            guard close(closing) == 0 else { throw FileError("close", temporary ?? path) }
+        }
+
+    }
+
+    #if os(Linux)
+    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY` on x86-64 and arm64), which Glibc's module does
+    /// not export.
+    private static let O_TMPFILE_: Int32 = 0o20_200_000
+
+    /// Whether unnamed temporaries can be used: the kernel makes them and `/proc/self/fd` is
+    /// there to name them by; false for the rest of the process once a file system refuses one.
+    private static let unnamedFilesWork = Atomic<Bool>(access("/proc/self/fd", X_OK) == 0)
+    #endif
+
+    /// The process's umask, read once from `/proc/self/status` (`umask(2)` cannot read it without
+    /// setting it, which other threads creating files would see); nil where it cannot be read.
+    private static let processUmask: mode_t? = {
+        guard let bytes = try? readFile("/proc/self/status", maximumBytes: 1 << 16) else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
+            return mode_t(line.dropFirst(6).filter { $0 != " " && $0 != "\t" }, radix: 8)
+        }
+        return nil
+    }()
+}
