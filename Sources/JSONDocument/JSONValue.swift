@@ -69,7 +69,12 @@ private struct JSONParser {
     }
 
     mutating func skipSpace() {
-        while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+            default: return
+            }
+        }
     }
 
     mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -111,8 +116,13 @@ private struct JSONParser {
             skipSpace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw error("expected \":\" after the key") }
             offset += 1
-            guard members[key] == nil else { throw error("the key \"\(key)\" appears twice") }
-            members[key] = try value(depth: depth + 1)
+            // One hash of the key, not a lookup and then an insertion; a repeated key is
+            // reported where its value starts, as before.
+            let valueStart = offset
+            if members.updateValue(try value(depth: depth + 1), forKey: key) != nil {
+                offset = valueStart
+                throw error("the key \"\(key)\" appears twice")
+            }
             skipSpace()
             guard offset < bytes.count else { throw error("expected \",\" or \"}\"") }
             if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
@@ -144,6 +154,21 @@ private struct JSONParser {
     /// A string starting at the opening quote; escapes decoded, UTF-8 checked.
     private mutating func string() throws(JSONParseError) -> String {
         offset += 1
+        // Nearly every string (keys, paths, ids) has no escape: made from its bytes in place.
+        var end = offset
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let start = offset
+            offset = end + 1
+            let text = bytes.withUnsafeBufferPointer { buffer -> String? in
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                // ASCII is valid UTF-8 as it is (`String(validating:)` is generic and not
+                // specialized: a metadata lookup a string).
+                return slice.allSatisfy { $0 < 0x80 } ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+            }
+            guard let text else { throw error("expected UTF-8 text in the string") }
+            return text
+        }
         var utf8: [UInt8] = []
         while offset < bytes.count {
             let byte = bytes[offset]
@@ -234,7 +259,34 @@ private struct JSONParser {
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset += 1 }
             guard digits() > 0 else { throw error("expected exponent digits") }
         }
+        if let value = exactValue(start..<offset) { return value }
         guard let value = Double(String(decoding: bytes[start..<offset], as: UTF8.self)) else { throw error("expected a number") }
         return value
+    }
+
+    /// The value of a number already checked against the grammar, without `strtod` when it has at
+    /// most 15 significant digits, a fraction of at most 22 and no exponent (every number a
+    /// record or a style writes): the digits as an integer, exact in a Double, divided by an
+    /// exact power of ten rounds once, as `strtod` does (Clinger's fast path). Nil otherwise.
+    private func exactValue(_ range: Range<Int>) -> Double? {
+        var digits: UInt64 = 0, fractionDigits = 0, inFraction = false
+        for index in range {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "-"): continue
+            case UInt8(ascii: "."): inFraction = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits = digits &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                // 10^15 is past 15 significant digits (and well inside 2^53).
+                guard digits < 1_000_000_000_000_000 else { return nil }
+                if inFraction { fractionDigits += 1 }
+            default: return nil
+            }
+        }
+        guard fractionDigits <= 22 else { return nil }
+        var scale = 1.0
+        for _ in 0..<fractionDigits { scale *= 10 }
+        let magnitude = Double(digits) / scale
+        return bytes[range.lowerBound] == UInt8(ascii: "-") ? -magnitude : magnitude
     }
 }

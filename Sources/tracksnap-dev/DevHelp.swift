@@ -35,6 +35,10 @@ enum DevHelp {
             "render FILE COUNT times at WIDTH points (4:3) and SCALE, for profilers (WIDTH 0: the four default images)"
         ),
         (
+            "parse-records", "parse-records DIR [COUNT]",
+            "time TrackRecord.parse over the first COUNT (5000) records in DIR (e.g. Output/.tracksnap/records), median of 7"
+        ),
+        (
             "bench",
             "bench [--work DIR] [--runs N] [--queue-runs N] [--section all|product|basemap|vector|vector-drawing|raster|readers|queue|listing|overview|overview-map]",
             "the render and batch benchmarks (make bench; release build)"

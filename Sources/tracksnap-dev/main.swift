@@ -2,6 +2,7 @@ import BatchRun
 import FileStore
 import Foundation
 import TrackFormats
+import ThumbnailCache
 import SnapshotRendering
 import StyleFile
 import TrackSynthesis
@@ -109,6 +110,22 @@ do {
             times.append(seconds(ContinuousClock.now - start))
         }
         print("median \(format(Benchmark.median(times) * 1000, 2)) ms over \(count)")
+    case "parse-records":
+        // The listing's cold read: what parsing the records costs, without the disk.
+        guard arguments.count == 2 || arguments.count == 3 else { throw DevHelp.usageError("parse-records") }
+        let directory = arguments[1]
+        let limit = arguments.count == 3 ? Int(arguments[2]) ?? 5000 : 5000
+        let names = try FileStore.listDirectory(directory).filter { $0.hasSuffix(".json") }.prefix(limit)
+        guard !names.isEmpty else { throw DevToolError("no records (*.json) in \(directory)") }
+        let files = try names.map { try FileStore.readFile(directory + "/" + $0) }
+        var times: [Double] = []
+        var parsed = 0
+        for _ in 0..<7 {
+            let start = ContinuousClock.now
+            for bytes in files where ThumbnailCache.TrackRecord.parse(bytes) != nil { parsed += 1 }
+            times.append(seconds(ContinuousClock.now - start) / Double(files.count))
+        }
+        print("TrackRecord.parse: median \(format(Benchmark.median(times) * 1e6, 2)) us a record over \(files.count) records (\(parsed / 7) parsed)")
     case "bench":
         try Benchmark.run(Array(arguments.dropFirst()))
     case "pmtiles":
