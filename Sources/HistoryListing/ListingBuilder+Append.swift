@@ -76,7 +76,7 @@ extension ListingBuilder {
         let stampHex = inputsStamp(sum, trackCount: count)
         var overview = OverviewPublisher.Report()
         let details = added.reversed().map { SitePlan.File(id: $0.key, digest: $0.entry.digest, bytes: DetailPage.html($0.track)) }
-        let applied = try site.apply(plan, detailPages: details, manifest: &manifest, sweepingDetails: false) { () throws(FileError) in
+        let applied = try site.apply(plan, detailPages: DetailPages(details), manifest: &manifest, sweepingDetails: false) { () throws(FileError) in
             let years = Set(months.map { Int($0.month.prefix(4)) ?? 0 })
             overview = try refreshOverview(order, added: added, cache: cache, inputStamp: stampHex, years: years)
         }

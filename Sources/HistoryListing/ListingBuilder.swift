@@ -310,14 +310,17 @@ package struct ListingBuilder: Sendable {
             IndexPages.Item(id: $0.key, month: $0.value.month, card: $0.value.card, json: $0.value.json, digest: $0.value.digest)
         }
         let plan = SitePlan(items: items, pageSize: pageSize, manifest: manifest)
-        // On every core: a cold listing renders 100,000 of them.
-        let (entries, built, fileTimes) = (listed.cache.entries, listed.built, scan.fileTimes)
-        let detailPages = EveryCore.map(plan.detailPages) { page -> SitePlan.File? in
-            guard let entry = entries[page.id],
-                let track = built[page.id] ?? listingTrack(page.id, source: entry.source, jobs: entry.jobs, fileTimes: fileTimes)
-            else { return nil }
-            return SitePlan.File(id: page.id, digest: page.digest, bytes: DetailPage.html(track))
-        }.compactMap { $0 }
+        // On every core, a chunk at a time while the chunk before is written: a cold listing
+        // renders 100,000 of them.
+        let (entries, built, fileTimes, planned) = (listed.cache.entries, listed.built, scan.fileTimes, plan.detailPages)
+        let detailPages = DetailPages(count: planned.count) { range in
+            EveryCore.map(Array(planned[range])) { page -> SitePlan.File? in
+                guard let entry = entries[page.id],
+                    let track = built[page.id] ?? listingTrack(page.id, source: entry.source, jobs: entry.jobs, fileTimes: fileTimes)
+                else { return nil }
+                return SitePlan.File(id: page.id, digest: page.digest, bytes: DetailPage.html(track))
+            }.compactMap { $0 }
+        }
         let (cache, newestFirst, cachePath) = (listed.cache, order.map(\.key), cachePath)
         let (saved, written) = EveryCore.alongside(
             { () -> Result<Bool, FileError> in

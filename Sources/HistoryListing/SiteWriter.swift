@@ -78,6 +78,13 @@ struct SiteWriter {
     /// `FileStore.syncFileSystem` at the end, before the caller records or links them.
     func write(_ files: [SitePlan.File], recordingIn manifest: inout [String: Entry]) throws(FileError) {
         let durability: FileStore.Durability = files.count > Self.batchSize ? .byCaller : .eachBatch
+        try write(files, durability: durability, recordingIn: &manifest)
+        if durability == .byCaller { try FileStore.syncFileSystem(containing: root) }
+    }
+
+    /// Writes `files` in batches with `durability`, recording each in `manifest`; a `.byCaller`
+    /// caller syncs the file system after.
+    func write(_ files: [SitePlan.File], durability: FileStore.Durability, recordingIn manifest: inout [String: Entry]) throws(FileError) {
         var start = 0
         while start < files.count {
             let batch = files[start..<min(files.count, start + Self.batchSize)]
@@ -87,7 +94,6 @@ struct SiteWriter {
             for (file, status) in zip(batch, statuses) { manifest[file.id] = Entry(digest: file.digest, written: Written(status)) }
             start += Self.batchSize
         }
-        if durability == .byCaller { try FileStore.syncFileSystem(containing: root) }
     }
 
     /// Checks every file the manifest names with one `lstat`: an entry whose file is gone, or was
@@ -129,19 +135,20 @@ struct SiteWriter {
         var filesRemoved = 0
     }
 
-    /// Carries out `plan`: the detail pages (`detailPages`, rendered from the plan's
+    /// Carries out `plan`: the detail pages (`detailPages`, made from the plan's
     /// `detailPages`), then `beforeIndexFiles` (the overview, whose pages link the detail pages
     /// and are linked by the index pages), then the parts and numbered pages, then the top files,
     /// each batch written atomically and recorded in `manifest`; then removes what the listing no
     /// longer has.
     func apply(
-        _ plan: SitePlan, detailPages: [SitePlan.File], manifest: inout [String: Entry], sweepingDetails: Bool = true,
+        _ plan: SitePlan, detailPages: DetailPages, manifest: inout [String: Entry], sweepingDetails: Bool = true,
         beforeIndexFiles: () throws(FileError) -> Void = {}
     ) throws(FileError) -> Applied {
         try prepare()
         var applied = Applied()
-        for (position, files) in [detailPages, plan.indexFiles, plan.topFiles].enumerated() {
-            if position == 1 { try beforeIndexFiles() }
+        (applied.filesWritten, applied.bytesWritten) = try write(detailPages, recordingIn: &manifest)
+        try beforeIndexFiles()
+        for files in [plan.indexFiles, plan.topFiles] {
             try write(files, recordingIn: &manifest)
             applied.filesWritten += files.count
             applied.bytesWritten += files.reduce(0) { $0 + $1.bytes.count }

@@ -1,5 +1,6 @@
 import FileStore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HistoryListing
@@ -27,5 +28,33 @@ import Testing
         }
         // No temporary left behind.
         #expect(try FileStore.listDirectory(root + "/tracks").count == count)
+    }
+
+    /// Detail pages made a chunk at a time (the next while this one is written): every page in
+    /// place and recorded, each chunk made once, in order, and a page the maker leaves out (a
+    /// track whose record is gone) simply not written.
+    @Test(arguments: [5, DetailPages.chunkSize * 2 + 300])
+    func detailPagesMadeChunkByChunkAreAllWritten(count: Int) throws {
+        let root = NSTemporaryDirectory() + "tracksnap-site-writer-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let writer = SiteWriter(root: root, manifestPath: root + "/manifest")
+        try FileStore.createDirectories(root)
+        try writer.prepare()
+        let id: @Sendable (Int) -> String = { String(repeating: "0", count: 56) + String(format: "%08x", $0) }
+        let made = Mutex<[Range<Int>]>([])
+        let pages = DetailPages(count: count) { range in
+            made.withLock { $0.append(range) }
+            return range.filter { $0 % 97 != 13 }.map { SitePlan.File(id: id($0), digest: UInt64($0), bytes: Array("<p>\($0)</p>".utf8)) }
+        }
+        var manifest: [String: SiteWriter.Entry] = [:]
+        let written = try writer.write(pages, recordingIn: &manifest)
+        let expected = (0..<count).filter { $0 % 97 != 13 }
+        #expect(written.files == expected.count && manifest.count == expected.count)
+        #expect(made.withLock { $0 } == stride(from: 0, to: count, by: DetailPages.chunkSize).map { $0..<min($0 + DetailPages.chunkSize, count) })
+        for index in expected {
+            #expect(try FileStore.readFile(root + "/tracks/" + id(index) + ".html") == Array("<p>\(index)</p>".utf8))
+            #expect(manifest[id(index)]?.digest == UInt64(index))
+        }
+        #expect(try FileStore.listDirectory(root + "/tracks").count == expected.count)
     }
 }
