@@ -26,7 +26,9 @@ import Testing
         let paths = (0..<6).map { directory + "/page-\($0).html" }
         try FileStore.writeAtomically(Array("old".utf8), to: paths[1])
         try FileStore.writeAtomically(Array("old".utf8), to: paths[4])
-        let files = paths.enumerated().map { (bytes: Array("page \($0.offset) ".utf8) + [UInt8](repeating: 42, count: $0.offset * 100), path: $0.element) }
+        let files = paths.enumerated().map {
+            (bytes: Array("page \($0.offset) ".utf8) + [UInt8](repeating: 42, count: $0.offset * 100), path: $0.element)
+        }
         let statuses = try FileStore.writeAtomically(files, durability: .byCaller)
         #expect(statuses.count == files.count)
         for (file, status) in zip(files, statuses) {

@@ -8,13 +8,19 @@ import Testing
 /// `SiteWriter.write`: every file in place, whole, and recorded as written, whether it writes a
 /// batch with an fsync each or, past a batch, many files with one `syncfs` at the end.
 @Suite struct SiteWriterTests {
-    @Test(arguments: [3, SiteWriter.batchSize * 2 + 7])
-    func everyFileIsInPlaceAndRecordedHoweverManyAreWritten(count: Int) throws {
+    /// A writer over a fresh folder (the caller removes it).
+    private func makeWriter() throws -> (root: String, writer: SiteWriter) {
         let root = NSTemporaryDirectory() + "tracksnap-site-writer-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: root) }
         let writer = SiteWriter(root: root, manifestPath: root + "/manifest")
         try FileStore.createDirectories(root)
         try writer.prepare()
+        return (root, writer)
+    }
+
+    @Test(arguments: [3, SiteWriter.batchSize * 2 + 7])
+    func everyFileIsInPlaceAndRecordedHoweverManyAreWritten(count: Int) throws {
+        let (root, writer) = try makeWriter()
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let files = (0..<count).map { index in
             let id = String(repeating: "0", count: 56) + String(format: "%08x", index)
             return SitePlan.File(id: id, digest: UInt64(index), bytes: Array("<p>page \(index)</p>\n".utf8))
@@ -35,11 +41,8 @@ import Testing
     /// track whose record is gone) simply not written.
     @Test(arguments: [5, DetailPages.chunkSize * 2 + 300])
     func detailPagesMadeChunkByChunkAreAllWritten(count: Int) throws {
-        let root = NSTemporaryDirectory() + "tracksnap-site-writer-\(UUID().uuidString)"
+        let (root, writer) = try makeWriter()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let writer = SiteWriter(root: root, manifestPath: root + "/manifest")
-        try FileStore.createDirectories(root)
-        try writer.prepare()
         let id: @Sendable (Int) -> String = { String(repeating: "0", count: 56) + String(format: "%08x", $0) }
         let made = Mutex<[Range<Int>]>([])
         let pages = DetailPages(count: count) { range in

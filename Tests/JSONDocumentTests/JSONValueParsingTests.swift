@@ -9,7 +9,9 @@ struct JSONValueParsingTests {
     /// zeros) read as `strtod` reads them, bit for bit.
     @Test func numbersReadAsStrtodReadsThem() throws {
         var generator = SystemRandomNumberGenerator()
-        var texts = ["0", "-0", "0.0", "1", "-1", "123456789012345", "1234567890123456", "0.1", "0.000000000000000000000001", "1e22", "1E-5", "-2.5e+3"]
+        var texts = [
+            "0", "-0", "0.0", "1", "-1", "123456789012345", "1234567890123456", "0.1", "0.000000000000000000000001", "1e22", "1E-5", "-2.5e+3",
+        ]
         for _ in 0..<5_000 {
             let digits = Int.random(in: 1...17, using: &generator)
             let value = Double.random(in: -1e6...1e6, using: &generator)
