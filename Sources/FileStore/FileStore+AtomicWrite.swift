@@ -32,8 +32,8 @@ extension FileStore {
     /// so is every file where unnamed files or `/proc/self/fd` are missing (NFS, a chroot). On a
     /// fresh ext4 one thread wrote 30,000 pages of 2.5 KB at 39–41 µs a file the old way (named
     /// temporary, `fchmod`, write, close, rename, `lstat`), 35 µs without the `fchmod` and with
-    /// `fstat` before the close, 30 µs with the unnamed temporary (a C test of the three
-    /// sequences): a cold listing writes 100,000 such pages on one core.
+    /// `fstat` before the close, 30 µs with the unnamed temporary
+    /// (`scripts/page-write-bench.c`): a cold listing writes 100,000 such pages on one core.
     ///
     /// With `durability` `.byCaller` nothing is fsynced: the files are still published whole (a
     /// reader, or a process killed at any point, sees the old file or the new one), but only a
