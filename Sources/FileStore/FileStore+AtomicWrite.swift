@@ -29,7 +29,8 @@ extension FileStore {
     /// btrfs, tmpfs), given its name with one `linkat`: one change to the folder where a named
     /// temporary and its rename are three, and nothing to sweep after a kill. A file that
     /// already exists is replaced by the rename of a named temporary (`linkat` does not replace);
-    /// so is every file where unnamed files or `/proc/self/fd` are missing (NFS, a chroot). On a
+    /// so is every file where unnamed files or `/proc/self/fd` are missing (NFS, a chroot), or where
+    /// an unnamed file cannot be named (written again, then named temporaries for the process). On a
     /// fresh ext4 one thread wrote 30,000 pages of 2.5 KB at 39–41 µs a file the old way (named
     /// temporary, `fchmod`, write, close, rename, `lstat`), 35 µs without the `fchmod` and with
     /// `fstat` before the close, 30 µs with the unnamed temporary
@@ -49,10 +50,7 @@ extension FileStore {
         statuses.reserveCapacity(files.count)
         var published = 0
         func discard() {
-            for file in staged[published...] {
-                if file.descriptor >= 0 { close(file.descriptor) }
-                if let temporary = file.temporary { unlink(temporary) }
-            }
+            for file in staged[published...] { file.discard() }
         }
         do throws(FileError) {
             for file in files {
@@ -70,7 +68,9 @@ extension FileStore {
                 statuses.append(FileStatus(info))
             }
             for index in staged.indices {
-                try staged[index].publish()
+                if let rewritten = try staged[index].publish(files[index].bytes, permissions: permissions, durability: durability) {
+                    statuses[index] = rewritten
+                }
                 published += 1
             }
         } catch {
@@ -120,26 +120,55 @@ extension FileStore {
             fchmod(descriptor, permissions)
         }
 
-        /// Gives the file its name (replacing what is there) and closes it.
-        mutating func publish() throws(FileError) {
+        /// Gives the file its name (replacing what is there) and closes it. `bytes`, `permissions`
+        /// and `durability` are the file's, for writing it again where an unnamed file cannot be
+        /// named.
+        /// Returns the file's new status when it was written again, else nil.
+        mutating func publish(_ bytes: [UInt8], permissions: mode_t, durability: Durability) throws(FileError) -> FileStatus? {
             if temporary == nil {
                 #if os(Linux)
                 let source = "/proc/self/fd/\(descriptor)"
-                if linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
-                    return try closeDescriptor()
+                let refused = linkRefusedForTesting.load(ordering: .relaxed)
+                if !refused, linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
+                    try closeDescriptor()
+                    return nil
                 }
                 // A file is there (linkat does not replace), or /proc is not: a named
                 // temporary, renamed over it.
                 let named = directory + "/" + TemporaryName.make(for: split(path).name)
-                guard linkat(AT_FDCWD, source, AT_FDCWD, named, AT_SYMLINK_FOLLOW) == 0 else {
-                    throw FileError("link", path)
+                if !refused, linkat(AT_FDCWD, source, AT_FDCWD, named, AT_SYMLINK_FOLLOW) == 0 {
+                    temporary = named
+                } else {
+                    // The file system made the unnamed file but will not name it (a network or
+                    // cluster file system): the bytes again, to a named temporary, and named
+                    // temporaries from now on.
+                    unnamedFilesWork.store(false, ordering: .relaxed)
+                    try closeDescriptor()
+                    var stage = try StagedFile.create(in: directory, name: split(path).name, path: path, permissions: permissions)
+                    do throws(FileError) {
+                        if let code = writeAll(bytes, to: stage.descriptor) { throw FileError("write", stage.temporary ?? path, code: code) }
+                        if durability == .eachBatch, fsync(stage.descriptor) != 0 { throw FileError("fsync", stage.temporary ?? path) }
+                        var info = stat()
+                        guard fstat(stage.descriptor, &info) == 0 else { throw FileError("stat", stage.temporary ?? path) }
+                        _ = try stage.publish(bytes, permissions: permissions, durability: durability)
+                        return FileStatus(info)
+                    } catch {
+                        stage.discard()
+                        throw error
+                    }
                 }
-                temporary = named
                 #endif
             }
             try closeDescriptor()
             guard rename(temporary!, path) == 0 else { throw FileError("rename", path) }
             temporary = nil
+            return nil
+        }
+
+        /// Closes and removes what is left of a file not published.
+        func discard() {
+            if descriptor >= 0 { close(descriptor) }
+            if let temporary { unlink(temporary) }
         }
 
         /// Closes the descriptor; close can report a deferred write error (NFS): checked too.
@@ -158,7 +187,11 @@ extension FileStore {
 
     /// Whether unnamed temporaries can be used: the kernel makes them and `/proc/self/fd` is
     /// there to name them by; false for the rest of the process once a file system refuses one.
-    private static let unnamedFilesWork = Atomic<Bool>(access("/proc/self/fd", X_OK) == 0)
+    static let unnamedFilesWork = Atomic<Bool>(access("/proc/self/fd", X_OK) == 0)
+
+    /// Tests only: every `linkat` of an unnamed file fails, as on a file system that makes
+    /// unnamed files but will not name them.
+    static let linkRefusedForTesting = Atomic<Bool>(false)
     #endif
 
     /// The process's umask, read once from `/proc/self/status` (`umask(2)` cannot read it without

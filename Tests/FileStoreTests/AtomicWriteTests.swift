@@ -60,6 +60,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
     }
 
+    /// Where unnamed files are made but cannot be named, each file is written again to a named
+    /// temporary and renamed (its status the new file's), and the process uses named temporaries
+    /// from then on.
+    @Test func unnamedFilesThatCannotBeNamedAreWrittenAgain() throws {
+        let directory = try temporaryDirectory()
+        try FileStore.writeAtomically(Array("old".utf8), to: directory + "/b")
+        FileStore.linkRefusedForTesting.store(true, ordering: .relaxed)
+        defer {
+            FileStore.linkRefusedForTesting.store(false, ordering: .relaxed)
+            FileStore.unnamedFilesWork.store(true, ordering: .relaxed)
+        }
+        let files = ["a", "b", "c"].map { (bytes: Array("page \($0)".utf8), path: directory + "/" + $0) }
+        let statuses = try FileStore.writeAtomically(files)
+        for (file, status) in zip(files, statuses) {
+            #expect(try FileStore.readFile(file.path) == file.bytes)
+            #expect(try #require(try FileStore.status(file.path)).inode == status.inode)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["a", "b", "c"])
+    }
+
     @Test func failureNamesThePathAndKeepsNothing() throws {
         let error = #expect(throws: FileError.self) { try FileStore.writeAtomically([1], to: "/nonexistent-dir/x.png") }
         #expect(error?.description.contains("/nonexistent-dir") == true)
