@@ -113,10 +113,12 @@ extension FileStore {
             return StagedFile(descriptor: descriptor, temporary: temporary, directory: directory, path: path)
         }
 
-        /// The mode asked for, whatever the umask: a served site must be readable (0644) even
-        /// when cron runs with umask 077. No call where the umask takes none of its bits.
+        /// The mode asked for, whatever the umask or a default ACL of the folder: a served site
+        /// must be readable (0644) even when cron runs with umask 077. No call where the file
+        /// was made with it (the `fstat` is one `writeAtomically` makes anyway).
         private static func setPermissions(_ descriptor: Int32, _ permissions: mode_t) {
-            if let mask = processUmask, permissions & mask == 0 { return }
+            var info = stat()
+            if fstat(descriptor, &info) == 0, info.st_mode & 0o7777 == permissions { return }
             fchmod(descriptor, permissions)
         }
 
@@ -130,14 +132,24 @@ extension FileStore {
                 let source = "/proc/self/fd/\(descriptor)"
                 let refused = linkRefusedForTesting.load(ordering: .relaxed)
                 if !refused, linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
-                    try closeDescriptor()
+                    // Closed after it is named: a close that fails takes the name back (linkat
+                    // replaced nothing), so a failure still leaves the old state.
+                    do throws(FileError) { try closeDescriptor() } catch {
+                        unlink(path)
+                        throw error
+                    }
                     return nil
                 }
-                // A file is there (linkat does not replace), or /proc is not: a named
-                // temporary, renamed over it.
+                // Where a file is there (linkat does not replace): a named temporary, renamed over
+                // it. Where the file system will not name it: written again below. Anything else
+                // (no space, no quota, an I/O error) is this file's failure.
+                let firstError = refused ? EXDEV : errno
+                guard firstError == EEXIST || Self.cannotName(firstError) else { throw FileError("link", path, code: firstError) }
                 let named = directory + "/" + TemporaryName.make(for: split(path).name)
                 if !refused, linkat(AT_FDCWD, source, AT_FDCWD, named, AT_SYMLINK_FOLLOW) == 0 {
                     temporary = named
+                } else if !refused, !Self.cannotName(errno) {
+                    throw FileError("link", named)
                 } else {
                     // The file system made the unnamed file but will not name it (a network or
                     // cluster file system): the bytes again, to a named temporary, and named
@@ -165,6 +177,12 @@ extension FileStore {
             return nil
         }
 
+        /// Whether a `linkat` error says this file system (or a missing /proc) cannot name an
+        /// unnamed file, as opposed to a failure of this one file.
+        private static func cannotName(_ code: Int32) -> Bool {
+            code == ENOENT || code == EXDEV || code == EPERM || code == EOPNOTSUPP || code == EINVAL || code == ENOSYS
+        }
+
         /// Closes and removes what is left of a file not published.
         func discard() {
             if descriptor >= 0 { close(descriptor) }
@@ -181,9 +199,9 @@ extension FileStore {
     }
 
     #if os(Linux)
-    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY` on x86-64 and arm64), which Glibc's module does
-    /// not export.
-    private static let O_TMPFILE_: Int32 = 0o20_200_000
+    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`; `O_DIRECTORY` differs between x86-64 and arm64),
+    /// which Glibc's module does not export.
+    private static let O_TMPFILE_: Int32 = 0o20_000_000 | O_DIRECTORY
 
     /// Whether unnamed temporaries can be used: the kernel makes them and `/proc/self/fd` is
     /// there to name them by; false for the rest of the process once a file system refuses one.
@@ -193,14 +211,4 @@ extension FileStore {
     /// unnamed files but will not name them.
     static let linkRefusedForTesting = Atomic<Bool>(false)
     #endif
-
-    /// The process's umask, read once from `/proc/self/status` (`umask(2)` cannot read it without
-    /// setting it, which other threads creating files would see); nil where it cannot be read.
-    private static let processUmask: mode_t? = {
-        guard let bytes = try? readFile("/proc/self/status", maximumBytes: 1 << 16) else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
-            return mode_t(line.dropFirst(6).filter { $0 != " " && $0 != "\t" }, radix: 8)
-        }
-        return nil
-    }()
 }

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import FileStore
 
-@Suite struct AtomicWriteTests {
+// Serialized: one test switches process-wide behaviour (`linkRefusedForTesting`) for its duration.
+@Suite(.serialized) struct AtomicWriteTests {
     private func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "tracksnap-tests-\(UUID().uuidString)"
         try FileStore.createDirectories(path)
@@ -66,10 +67,11 @@ import Testing
     @Test func unnamedFilesThatCannotBeNamedAreWrittenAgain() throws {
         let directory = try temporaryDirectory()
         try FileStore.writeAtomically(Array("old".utf8), to: directory + "/b")
+        let unnamedBefore = FileStore.unnamedFilesWork.load(ordering: .relaxed)
         FileStore.linkRefusedForTesting.store(true, ordering: .relaxed)
         defer {
             FileStore.linkRefusedForTesting.store(false, ordering: .relaxed)
-            FileStore.unnamedFilesWork.store(true, ordering: .relaxed)
+            FileStore.unnamedFilesWork.store(unnamedBefore, ordering: .relaxed)
         }
         let files = ["a", "b", "c"].map { (bytes: Array("page \($0)".utf8), path: directory + "/" + $0) }
         let statuses = try FileStore.writeAtomically(files)
