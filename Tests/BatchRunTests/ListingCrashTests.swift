@@ -3,14 +3,14 @@ import Foundation
 import Testing
 
 /// The listing's own state (the stamp with its folder snapshots, the catalog and page-manifest
-/// journals): a kill -9 at any write, rename, unlink or fsync of a refresh leaves a site that the
+/// journals): a kill -9 at any write, rename, link, unlink or fsync of a refresh leaves a site that the
 /// next listing repairs to exactly what an uninterrupted listing writes (issue 24), the overview's
 /// pictures and page included (issue 25).
 @Suite(.serialized) struct ListingCrashTests {
     static let strace = "/usr/bin/strace"
 
     /// One group of system calls strace kills the listing at, counted together by position.
-    static let syscallGroups = ["write,pwrite64", "rename,renameat,renameat2", "unlink,unlinkat", "fsync,fdatasync"]
+    static let syscallGroups = ["write,pwrite64", "rename,renameat,renameat2", "link,linkat", "unlink,unlinkat", "fsync,fdatasync,syncfs"]
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: strace)))
     func killNineAtEveryStepOfAListingLeavesASiteTheNextListingRepairs() throws {
