@@ -117,6 +117,19 @@ struct BlockMarker {
         }
     }
 
+    /// Marks the blocks holding rows `firstRow...lastRow` of `column`.
+    @inline(__always)
+    func mark(column: Int, firstRow: Int, lastRow: Int) {
+        guard let blocks else { return }
+        let blockColumn = column >> CoverageMask.blockColumnShift
+        var index = (firstRow >> CoverageMask.blockRowShift) &* blockColumns &+ blockColumn
+        let lastIndex = (lastRow >> CoverageMask.blockRowShift) &* blockColumns &+ blockColumn
+        while index <= lastIndex {
+            blocks[index] = 1
+            index &+= blockColumns
+        }
+    }
+
     /// Marks the block holding column `x` of `row`.
     @inline(__always)
     func mark(row: Int, x: Int) {

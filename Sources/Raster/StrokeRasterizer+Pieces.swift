@@ -19,6 +19,29 @@ protocol StrokePiece {
     func distance(_ x: Double, _ yc: Double) -> Double
 }
 
+/// Whether `StrokeRasterizer.walk` goes along the mask's rows or its columns. A piece walked by
+/// columns is made from points with x and y swapped (`PixelPoint.swapped`): its "rows" are the
+/// mask's columns, and its x runs down them.
+protocol LineLayout {
+    /// Whether the lines are the mask's columns.
+    static var byColumns: Bool { get }
+}
+
+/// Lines along the mask's rows.
+enum RowLines: LineLayout {
+    static var byColumns: Bool { false }
+}
+
+/// Lines down the mask's columns.
+enum ColumnLines: LineLayout {
+    static var byColumns: Bool { true }
+}
+
+extension PixelPoint {
+    /// The point with x and y exchanged: where a piece walked by columns has it.
+    var swapped: PixelPoint { PixelPoint(x: y, y: x) }
+}
+
 /// The rows clipped to the mask that have pixel centres in [low, high].
 @inline(__always)
 func rowRange(_ low: Double, _ high: Double, _ height: Int) -> (Int, Int)? {

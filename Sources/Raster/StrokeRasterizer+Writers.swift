@@ -10,6 +10,8 @@ protocol DistanceWriter {
     var interiorRadius: Double { get }
     /// Sets `count` values from `index` on to the largest.
     func fill(_ index: Int, count: Int)
+    /// Sets `count` values `stride` apart from `index` on to the largest (down a column).
+    func fill(_ index: Int, count: Int, stride: Int)
     /// Whether the value at `index` is already the largest (nothing can raise it).
     func isFull(_ index: Int) -> Bool
     /// Raises the value at mask offset `index` to the one for `distance` where that is larger.
@@ -29,6 +31,7 @@ struct CoverageWriter: DistanceWriter {
         interiorRadius = radius - 0.5
     }
     @inline(__always) func fill(_ index: Int, count: Int) { fillBytes(values + index, count, 255) }
+    @inline(__always) func fill(_ index: Int, count: Int, stride: Int) { fillStrided(values + index, count, stride, 255) }
     @inline(__always) func isFull(_ index: Int) -> Bool { values[index] == 255 }
     @inline(__always)
     func write(_ index: Int, distance: Double) {
@@ -52,6 +55,10 @@ struct RouteAndCasingWriter: DistanceWriter {
     @inline(__always) func fill(_ index: Int, count: Int) {
         route.fill(index, count: count)
         casing.fill(index, count: count)
+    }
+    @inline(__always) func fill(_ index: Int, count: Int, stride: Int) {
+        route.fill(index, count: count, stride: stride)
+        casing.fill(index, count: count, stride: stride)
     }
     @inline(__always) func isFull(_ index: Int) -> Bool { route.isFull(index) && casing.isFull(index) }
     @inline(__always)
@@ -80,6 +87,7 @@ struct RampWriter: DistanceWriter {
         casingLevels = ramp.casingRadiusPixels == nil ? 0 : StrokeRamp.levelsPerRamp
     }
     @inline(__always) func fill(_ index: Int, count: Int) { fillBytes(values + index, count, full) }
+    @inline(__always) func fill(_ index: Int, count: Int, stride: Int) { fillStrided(values + index, count, stride, full) }
     @inline(__always) func isFull(_ index: Int) -> Bool { values[index] == full }
     /// `StrokeRamp.level(distance:)`, the same arithmetic, with both ramps computed and one
     /// chosen without a branch.
@@ -118,5 +126,15 @@ func fillBytes(_ start: UnsafeMutablePointer<UInt8>, _ count: Int, _ value: UInt
         start[0] = value
         start[count &- 1] = value
         start[count >> 1] = value
+    }
+}
+
+/// Sets `count` bytes `stride` apart from `start` on to `value`.
+@inline(__always)
+func fillStrided(_ start: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ value: UInt8) {
+    var pointer = start
+    for _ in 0..<max(count, 0) {
+        pointer.pointee = value
+        pointer += stride
     }
 }

@@ -147,6 +147,38 @@ func jitteryRoute(count: Int, start: PixelPoint, stepPixels: Double, maxTurnDegr
         #expect(mask.values.indices.allSatisfy { mask.values[$0] == 0 || visited[$0] })
     }
 
+    /// A band that crosses fewer columns than rows is walked by columns (from swapped points),
+    /// the others by rows: at every heading, with round and butt caps, each pixel holds its
+    /// exact distance's value, every drawn pixel is inside the touched rectangle and in a marked
+    /// block.
+    @Test(arguments: [false, true])
+    func segmentsAtEveryHeadingAreWalkedByRowsOrColumnsToTheSameValues(roundCaps: Bool) {
+        let ramp = StrokeRamp(routeRadiusPixels: 5.3, casingRadiusPixels: 7.3)!
+        for step in 0..<24 {
+            let heading = Double(step) * 15.5 * .pi / 180
+            // A short and a long segment, then a turn of 100°, so both pieces go both ways.
+            let start = PixelPoint(x: 60.37, y: 50.81)
+            let middle = PixelPoint(x: start.x + 3.1 * cos(heading), y: start.y + 3.1 * sin(heading))
+            let end = PixelPoint(x: middle.x + 30 * cos(heading + 1.75), y: middle.y + 30 * sin(heading + 1.75))
+            let route = [start, middle, end]
+            var mask = CoverageMask(width: 120, height: 100)
+            mask.trackBlocks()
+            if roundCaps {
+                StrokeRasterizer.stroke([route], ramp: ramp, into: &mask)
+                expectEveryPixel(of: mask, route: route) { Int(ramp.level(distance: $0)) }
+            } else {
+                StrokeRasterizer.stroke([route], radiusPixels: 5.3, roundCaps: false, into: &mask)
+            }
+            var visited = [Bool](repeating: false, count: mask.values.count)
+            mask.forEachCoveredRunByRow { row, first, last in for x in first...last { visited[row * mask.width + x] = true } }
+            for index in mask.values.indices where mask.values[index] != 0 {
+                let x = index % mask.width, y = index / mask.width
+                #expect(visited[index] || !roundCaps, "heading step \(step): (\(x), \(y)) outside the marked blocks")
+                #expect(mask.minX...mask.maxX ~= x && mask.minY...mask.maxY ~= y, "heading step \(step): (\(x), \(y)) outside the touched rectangle")
+            }
+        }
+    }
+
     @Test func coverageOfADenseJitteryRouteIsThatOfTheExactDistance() {
         let route = jitteryRoute(count: 150, start: PixelPoint(x: 40.1, y: 50.2), stepPixels: 1.5, maxTurnDegrees: 80, seed: 7)
         let radius = 4.6
