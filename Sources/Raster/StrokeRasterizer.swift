@@ -59,6 +59,14 @@ public enum StrokeRasterizer {
         }
     }
 
+    /// A line's pixels within reach (`first...last`, empty when `first > last`) and those to
+    /// fill (`fillFirst...fillLast`), as `walk` works them out a chunk of lines ahead.
+    private struct LineColumns {
+        /// Lines worked out at a time (a cone has about eleven, a band by rows or columns 4–24).
+        static let chunk = 32
+        var first: Int32, last: Int32, fillFirst: Int32, fillLast: Int32
+    }
+
     /// The pixels a mask covers on the canvas.
     private struct Area: Equatable {
         var width: Int, height: Int, originX: Double, originY: Double
@@ -211,35 +219,59 @@ public enum StrokeRasterizer {
         // The piece's extent (along its lines, and which lines), kept in registers and merged
         // into `touched` once.
         var minAlong = Int.max, maxAlong = Int.min, minLine = Int.max, maxLine = Int.min
-        for line in firstLine...lastLine {
-            let yc = Double(line) + 0.5
-            guard let spans = piece.intervals(yc, inner: interior, outer: reach), let (first, last) = columns(spans.outer, lineLength) else {
-                continue
-            }
-            minAlong = min(minAlong, first)
-            maxAlong = max(maxAlong, last)
-            minLine = min(minLine, line)
-            maxLine = max(maxLine, line)
-            if Lines.byColumns {
-                touched.marker.mark(column: line, firstRow: first, lastRow: last)
-            } else {
-                touched.marker.mark(row: line, first: first, last: last)
-            }
-            let lineBase = line &* lineStride
-            if let inner = spans.inner, let (fullFirst, fullLast) = columns(inner, lineLength) {
-                let fillFirst = max(fullFirst, first), fillLast = min(fullLast, last)
-                if fillFirst <= fillLast {
-                    edge(piece, writer, yc, lineBase, first, fillFirst &- 1, pixelStride)
-                    if Lines.byColumns {
-                        writer.fill(lineBase &+ fillFirst &* pixelStride, count: fillLast &- fillFirst &+ 1, stride: pixelStride)
-                    } else {
-                        writer.fill(lineBase &+ fillFirst, count: fillLast &- fillFirst &+ 1)
+        // Lines in chunks: first every line's columns (its intervals, square roots and roundings:
+        // a chain of long latencies whose branches are predictable, so the processor overlaps
+        // consecutive lines), then the writes, whose short runs of unpredictable length are
+        // where it mispredicts. Interleaved, each line's chain started after the last line's
+        // misprediction.
+        withUnsafeTemporaryAllocation(of: LineColumns.self, capacity: LineColumns.chunk) { chunk in
+            let columnsOf = chunk.baseAddress!
+            var chunkFirst = firstLine
+            while chunkFirst <= lastLine {
+                let chunkLast = min(lastLine, chunkFirst &+ LineColumns.chunk &- 1)
+                for line in chunkFirst...chunkLast {
+                    let yc = Double(line) + 0.5
+                    var found = LineColumns(first: 0, last: -1, fillFirst: 0, fillLast: -1)
+                    if let spans = piece.intervals(yc, inner: interior, outer: reach), let (first, last) = columns(spans.outer, lineLength) {
+                        found.first = Int32(truncatingIfNeeded: first)
+                        found.last = Int32(truncatingIfNeeded: last)
+                        if let inner = spans.inner, let (fullFirst, fullLast) = columns(inner, lineLength) {
+                            found.fillFirst = Int32(truncatingIfNeeded: max(fullFirst, first))
+                            found.fillLast = Int32(truncatingIfNeeded: min(fullLast, last))
+                        }
                     }
-                    edge(piece, writer, yc, lineBase, fillLast &+ 1, last, pixelStride)
-                    continue
+                    columnsOf[line &- chunkFirst] = found
                 }
+                for line in chunkFirst...chunkLast {
+                    let found = columnsOf[line &- chunkFirst]
+                    let first = Int(found.first), last = Int(found.last)
+                    guard first <= last else { continue }
+                    let yc = Double(line) + 0.5
+                    minAlong = min(minAlong, first)
+                    maxAlong = max(maxAlong, last)
+                    minLine = min(minLine, line)
+                    maxLine = max(maxLine, line)
+                    if Lines.byColumns {
+                        touched.marker.mark(column: line, firstRow: first, lastRow: last)
+                    } else {
+                        touched.marker.mark(row: line, first: first, last: last)
+                    }
+                    let lineBase = line &* lineStride
+                    let fillFirst = Int(found.fillFirst), fillLast = Int(found.fillLast)
+                    if fillFirst <= fillLast {
+                        edge(piece, writer, yc, lineBase, first, fillFirst &- 1, pixelStride)
+                        if Lines.byColumns {
+                            writer.fill(lineBase &+ fillFirst &* pixelStride, count: fillLast &- fillFirst &+ 1, stride: pixelStride)
+                        } else {
+                            writer.fill(lineBase &+ fillFirst, count: fillLast &- fillFirst &+ 1)
+                        }
+                        edge(piece, writer, yc, lineBase, fillLast &+ 1, last, pixelStride)
+                    } else {
+                        edge(piece, writer, yc, lineBase, first, last, pixelStride)
+                    }
+                }
+                chunkFirst = chunkLast &+ 1
             }
-            edge(piece, writer, yc, lineBase, first, last, pixelStride)
         }
         if minLine <= maxLine {
             let (minX, maxX, minY, maxY) = Lines.byColumns ? (minLine, maxLine, minAlong, maxAlong) : (minAlong, maxAlong, minLine, maxLine)
