@@ -3,9 +3,10 @@ import FileStore
 /// The detail pages a refresh writes, made a chunk at a time (`SiteWriter.write(_:recordingIn:)`).
 ///
 /// A cold listing made all 100,000 pages before writing the first: 250 MB of page bytes held at
-/// once (2.5 GB at a million tracks, where the cold listing peaked at 14.6 GB), and the rendering
-/// on every core before the writing on one, where it could fill the core the writing leaves idle.
-/// Now the next chunk is made while this one is written.
+/// once (2.5 GB at a million tracks, where a cold listing that also drew the overview peaked at
+/// 14.6 GB), and the rendering on every core before the writing on one, where it could fill the
+/// core the writing leaves idle. Now the next chunk is made while this one is written (a cold
+/// listing at a million tracks with the overview's state kept peaked at 12.2 GB).
 struct DetailPages: Sendable {
     /// Pages planned (the last chunk may make fewer: a track whose record is gone has none).
     let count: Int
