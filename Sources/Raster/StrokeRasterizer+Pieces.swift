@@ -4,12 +4,14 @@ import MapGeometry
 // form.
 
 /// A part of a stroke whose distance is known in closed form (see `StrokeRasterizer.rasterize`).
+/// Its rows and x are the mask's rows and x, or its columns and y for a piece made of swapped
+/// points and walked by columns (`LineLayout`).
 protocol StrokePiece {
     /// Whether an edge pixel already full is skipped rather than given its distance: for
     /// cones, drawn after the bands, whose distance is a square root. A band's is a
     /// multiply-add, cheaper than the test's unpredictable branch.
     static var skipsFullPixels: Bool { get }
-    /// The first and last rows (clipped to the mask) with a pixel centre within `radius`.
+    /// The first and last rows (clipped to `height` rows) with a pixel centre within `radius`.
     func rows(radius: Double, height: Int) -> (Int, Int)?
     /// The x intervals on the row through `yc` within `outer` and within `inner` of the piece,
     /// inside its region; nil when the outer one is empty (the inner one is nil when empty or
@@ -41,6 +43,15 @@ extension PixelPoint {
     /// The point with x and y exchanged: where a piece walked by columns has it.
     var swapped: PixelPoint { PixelPoint(x: y, y: x) }
 }
+
+/// How far (pixels, along the segment) a band reaches past the perpendicular at a joint. The
+/// band and the cone beyond it are cut by the same line, but each works out its own side of it
+/// with its own rounding: a pixel centre exactly on the line (integer and half-integer
+/// coordinates, as tests and vector tiles have) could fall outside both and be left a hole, and
+/// which side it falls on changed with the walking direction. Overlapping by far less than a
+/// pixel covers it twice instead; there the band's distance (to the line) and the cone's (to the
+/// vertex) differ by about overlap² / distance, nothing.
+let jointOverlap = 1e-9
 
 /// The rows clipped to the mask that have pixel centres in [low, high].
 @inline(__always)
@@ -82,12 +93,12 @@ struct BandPiece: StrokePiece {
     func intervals(_ yc: Double, inner: Double, outer: Double) -> (outer: (lo: Double, hi: Double), inner: (lo: Double, hi: Double)?)? {
         let py = yc - a.y
         var lo = -Double.infinity, hi = Double.infinity
-        // Along the segment: 0 ≤ (x − a.x)·ux + py·uy ≤ length.
+        // Along the segment: 0 ≤ (x − a.x)·ux + py·uy ≤ length, widened by `jointOverlap`.
         if inverseUx != 0 {
-            let start = a.x - py * uy * inverseUx, end = a.x + (length - py * uy) * inverseUx
+            let start = a.x + (-jointOverlap - py * uy) * inverseUx, end = a.x + (length + jointOverlap - py * uy) * inverseUx
             lo = smaller(start, end)
             hi = larger(start, end)
-        } else if py * uy < 0 || py * uy > length {
+        } else if py * uy < -jointOverlap || py * uy > length + jointOverlap {
             return nil
         }
         // Across it: |py·ux − (x − a.x)·uy| ≤ radius.
@@ -231,10 +242,11 @@ struct ButtBandPiece: StrokePiece {
         uy = direction.y
         length = (b.x - a.x) * ux + (b.y - a.y) * uy
         self.reach = reach
-        outerLow = capsStart ? -0.5 : 0
-        outerHigh = capsEnd ? length + 0.5 : length
-        innerLow = capsStart ? 0.5 : 0
-        innerHigh = capsEnd ? length - 0.5 : length
+        // A joint (an end not capped) overlaps the cone beyond it by `jointOverlap`.
+        outerLow = capsStart ? -0.5 : -jointOverlap
+        outerHigh = capsEnd ? length + 0.5 : length + jointOverlap
+        innerLow = capsStart ? 0.5 : -jointOverlap
+        innerHigh = capsEnd ? length - 0.5 : length + jointOverlap
         startCut = capsStart ? 0 : -.infinity
         endCut = capsEnd ? length : .infinity
         inverseUx = abs(ux) > 1e-12 ? 1 / ux : 0

@@ -1,7 +1,7 @@
 // How `StrokeRasterizer` turns a pixel's distance into the values of the mask it draws into.
 
 /// Turns a pixel's distance to one piece into mask values, keeping the maximum (the union).
-/// `write` has no branch: which of a row's pixels are already full, inside or at the edge is
+/// `write` has no branch: which of a line's pixels are already full, inside or at the edge is
 /// unpredictable (`perf`: for a band, a skip test per pixel cost more than the distance it saved).
 protocol DistanceWriter {
     /// How far from a piece anything is written: the outer radius + 0.5 px.

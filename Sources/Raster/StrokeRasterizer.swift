@@ -64,6 +64,8 @@ public enum StrokeRasterizer {
     private struct LineColumns {
         /// Lines worked out at a time (a cone has about eleven, a band by rows or columns 4–24).
         static let chunk = 32
+        // 32-bit: a chunk is 512 bytes of stack. Each is a column clipped to a line of the mask,
+        // and an image is at most 32,768 pixels a side (`RenderOptions`).
         var first: Int32, last: Int32, fillFirst: Int32, fillLast: Int32
     }
 
@@ -212,7 +214,6 @@ public enum StrokeRasterizer {
         _ piece: Piece, _ writer: Writer, _ width: Int, _ height: Int, _ touched: inout Touched, _ lines: Lines.Type
     ) {
         let reach = writer.reach, interior = writer.interiorRadius
-        // Rows: lines `width` apart, pixels 1 apart; columns: the other way round.
         let (lineCount, lineLength) = Lines.byColumns ? (width, height) : (height, width)
         let lineStride = Lines.byColumns ? 1 : width, pixelStride = Lines.byColumns ? width : 1
         guard let (firstLine, lastLine) = piece.rows(radius: reach, height: lineCount) else { return }
@@ -303,7 +304,7 @@ public enum StrokeRasterizer {
         }
     }
 
-    /// The pixel columns (clipped to `width`) whose centres lie in an x interval.
+    /// The pixels of a line (clipped to its `width` pixels) whose centres lie in an x interval.
     @inline(__always)
     private static func columns(_ interval: (lo: Double, hi: Double), _ width: Int) -> (Int, Int)? {
         let first = max(0, ceilInt(interval.lo - 0.5)), last = min(width - 1, floorInt(interval.hi - 0.5))

@@ -148,9 +148,9 @@ func jitteryRoute(count: Int, start: PixelPoint, stepPixels: Double, maxTurnDegr
     }
 
     /// A band that crosses fewer columns than rows is walked by columns (from swapped points),
-    /// the others by rows: at every heading, with round and butt caps, each pixel holds its
-    /// exact distance's value, every drawn pixel is inside the touched rectangle and in a marked
-    /// block.
+    /// the others by rows: at every heading each pixel holds its exact distance's value (round
+    /// caps; butt caps are checked by `aRouteAndItsMirrorAcrossTheDiagonalGiveMirroredMasks`), and
+    /// with either every drawn pixel is inside the touched rectangle and in a marked block.
     @Test(arguments: [false, true])
     func segmentsAtEveryHeadingAreWalkedByRowsOrColumnsToTheSameValues(roundCaps: Bool) {
         let ramp = StrokeRamp(routeRadiusPixels: 5.3, casingRadiusPixels: 7.3)!
@@ -173,10 +173,59 @@ func jitteryRoute(count: Int, start: PixelPoint, stepPixels: Double, maxTurnDegr
             mask.forEachCoveredRunByRow { row, first, last in for x in first...last { visited[row * mask.width + x] = true } }
             for index in mask.values.indices where mask.values[index] != 0 {
                 let x = index % mask.width, y = index / mask.width
-                #expect(visited[index] || !roundCaps, "heading step \(step): (\(x), \(y)) outside the marked blocks")
+                #expect(visited[index], "heading step \(step): (\(x), \(y)) outside the marked blocks")
                 #expect(mask.minX...mask.maxX ~= x && mask.minY...mask.maxY ~= y, "heading step \(step): (\(x), \(y)) outside the touched rectangle")
             }
         }
+    }
+
+    /// A route and its mirror image across the diagonal (x and y swapped) give mirrored masks,
+    /// value for value: each band is walked by rows one way and by columns the other, so this
+    /// holds only if both walks cover the same pixels with the same values. Coordinates on half
+    /// and whole pixels put pixel centres exactly on the cuts between bands and cones (where each
+    /// rounds its own side), on a mask wider than tall, with an origin, crossed at its edges.
+    @Test(arguments: [UInt64(11), 12, 13, 14])
+    func aRouteAndItsMirrorAcrossTheDiagonalGiveMirroredMasks(seed: UInt64) {
+        var route = jitteryRoute(count: 60, start: PixelPoint(x: 20, y: 14), stepPixels: 4.5, maxTurnDegrees: 70, seed: seed)
+        if seed.isMultiple(of: 2) { route = route.map { PixelPoint(x: ($0.x * 2).rounded() / 2, y: ($0.y * 2).rounded() / 2) } }
+        route.append(PixelPoint(x: 130, y: route.last!.y))  // off the mask's right edge
+        let mirrored = route.map { PixelPoint(x: $0.y, y: $0.x) }
+        let (width, height, originX, originY) = (90, 50, -7, 3)
+        func masks(_ draw: (inout CoverageMask, [PixelPoint]) -> Void) -> (CoverageMask, CoverageMask) {
+            var mask = CoverageMask(width: width, height: height, originX: originX, originY: originY)
+            var mirror = CoverageMask(width: height, height: width, originX: originY, originY: originX)
+            mask.trackBlocks()
+            mirror.trackBlocks()
+            draw(&mask, route)
+            draw(&mirror, mirrored)
+            return (mask, mirror)
+        }
+        let ramp = StrokeRamp(routeRadiusPixels: 4.5, casingRadiusPixels: 6.5)!
+        let drawings: [(String, (inout CoverageMask, [PixelPoint]) -> Void)] = [
+            ("ramp", { mask, points in StrokeRasterizer.stroke([points], ramp: ramp, into: &mask) }),
+            ("round caps", { mask, points in StrokeRasterizer.stroke([points], radiusPixels: 3.25, into: &mask) }),
+            ("butt caps", { mask, points in StrokeRasterizer.stroke([points], radiusPixels: 2.5, roundCaps: false, into: &mask) }),
+        ]
+        for (name, draw) in drawings {
+            let (mask, mirror) = masks(draw)
+            var differing = 0
+            for y in 0..<height {
+                for x in 0..<width where mask.values[y * width + x] != mirror.values[x * height + y] { differing += 1 }
+            }
+            #expect(differing == 0, "\(name), seed \(seed): \(differing) pixels differ from the mirror's")
+            #expect(mask.values.contains { $0 != 0 }, "\(name): nothing drawn")
+        }
+    }
+
+    /// Pixel centres exactly on the line between a band and the cone beyond it (here (1.5, 1.5) on
+    /// the perpendicular at (2.5, 5)) are covered: each piece rounds its own side of the line, and
+    /// a band overlaps its joints by a hair so that neither leaves it out.
+    @Test func aPixelCentreOnTheCutBetweenABandAndItsConeIsCovered() {
+        let route = [(14.5, 11.0), (9.5, 3), (2.5, 5), (6.5, 12), (9, 16), (5.5, 18)].map { PixelPoint(x: $0.0, y: $0.1) }
+        var mask = CoverageMask(width: 60, height: 60)
+        StrokeRasterizer.stroke([route], radiusPixels: 3.25, into: &mask)
+        expectEveryPixel(of: mask, route: route) { distance in Int(min(max((3.25 + 0.5) * 255 - distance * 255, 0), 255) + 0.5) }
+        #expect(mask.values[1 * 60 + 1] != 0)
     }
 
     @Test func coverageOfADenseJitteryRouteIsThatOfTheExactDistance() {
