@@ -61,6 +61,9 @@ extension RegionOverview {
         }
         guard let distance = reader.signed(), let memberCount = reader.unsigned(), memberCount <= bytes.count else { return nil }
         var members: Set<String> = []
+        // Room for all at once: grown one doubling at a time, a city's 400,000 ids were each
+        // hashed again at every doubling (half of reading the state).
+        members.reserveCapacity(Int(memberCount))
         for _ in 0..<memberCount {
             guard let length = reader.unsigned(), let id = reader.take(Int(clamping: length)) else { return nil }
             members.insert(String(decoding: id, as: UTF8.self))
