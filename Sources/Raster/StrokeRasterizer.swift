@@ -191,9 +191,10 @@ public enum StrokeRasterizer {
     /// band along x is 24 rows of 3 or 4 pixels, and a row's fixed cost (its two intervals, four
     /// roundings, the block map) is most of its cost: walked by columns, such a band is about
     /// four lines: the benchmark's bands cost 9.7 M instructions a render instead of 12.6 M
-    /// (`callgrind`). Its pixels are the same and each gets the same distance (the band's
-    /// arithmetic is symmetric in x and y), so the mask is the same byte for byte. (Cones stay
-    /// on rows: see `rasterize`.)
+    /// (`callgrind`). Each pixel gets the same distance (the band's arithmetic is symmetric in x
+    /// and y), and with `jointOverlap` the same pixels, even a centre exactly on a band's end,
+    /// so it draws what a walk by rows draws (`aRouteAndItsMirrorAcrossTheDiagonalGiveMirroredMasks`).
+    /// (Cones stay on rows: see `rasterize`.)
     @inline(__always)
     private static func walksByColumns(_ a: PixelPoint, _ b: PixelPoint, _ along: PixelPoint, reach: Double) -> Bool {
         let rows = abs(b.y - a.y) + 2 * reach * abs(along.x), columns = abs(b.x - a.x) + 2 * reach * abs(along.y)
