@@ -59,14 +59,7 @@ extension FileStore {
                 staged.append(stage)
                 if let code = writeAll(file.bytes, to: stage.descriptor) { throw FileError("write", stage.temporary ?? file.path, code: code) }
             }
-            for file in staged {
-                if durability == .eachBatch {
-                    guard fsync(file.descriptor) == 0 else { throw FileError("fsync", file.temporary ?? file.path) }
-                }
-                var info = stat()
-                guard fstat(file.descriptor, &info) == 0 else { throw FileError("stat", file.temporary ?? file.path) }
-                statuses.append(FileStatus(info))
-            }
+            for file in staged { statuses.append(try file.settle(permissions: permissions, durability: durability)) }
             for index in staged.indices {
                 if let rewritten = try staged[index].publish(files[index].bytes, permissions: permissions, durability: durability) {
                     statuses[index] = rewritten
@@ -97,10 +90,7 @@ extension FileStore {
             #if os(Linux)
             if unnamedFilesWork.load(ordering: .relaxed) {
                 let descriptor = open(directory, O_TMPFILE_ | O_WRONLY | O_CLOEXEC, permissions)
-                if descriptor >= 0 {
-                    setPermissions(descriptor, permissions)
-                    return StagedFile(descriptor: descriptor, temporary: nil, directory: directory, path: path)
-                }
+                if descriptor >= 0 { return StagedFile(descriptor: descriptor, temporary: nil, directory: directory, path: path) }
                 // Not on this file system (EOPNOTSUPP, EISDIR from kernels without it): named
                 // temporaries here. Other errors are the named path's to report.
                 if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL { unnamedFilesWork.store(false, ordering: .relaxed) }
@@ -109,17 +99,23 @@ extension FileStore {
             let temporary = directory + "/" + TemporaryName.make(for: name)
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
             guard descriptor >= 0 else { throw FileError("create", temporary) }
-            setPermissions(descriptor, permissions)
             return StagedFile(descriptor: descriptor, temporary: temporary, directory: directory, path: path)
         }
 
-        /// The mode asked for, whatever the umask or a default ACL of the folder: a served site
-        /// must be readable (0644) even when cron runs with umask 077. No call where the file
-        /// was made with it (the `fstat` is one `writeAtomically` makes anyway).
-        private static func setPermissions(_ descriptor: Int32, _ permissions: mode_t) {
+        /// After the bytes are written: gives the file the mode asked for, whatever the umask or
+        /// a default ACL of the folder (a served site must be readable, 0644, even when cron runs
+        /// with umask 077), fsyncs it with `.eachBatch`, and returns its status. The status's
+        /// `fstat` tells whether the mode is already right: no `fchmod` (and no second `fstat`)
+        /// for a file made with it.
+        func settle(permissions: mode_t, durability: Durability) throws(FileError) -> FileStatus {
             var info = stat()
-            if fstat(descriptor, &info) == 0, info.st_mode & 0o7777 == permissions { return }
-            fchmod(descriptor, permissions)
+            guard fstat(descriptor, &info) == 0 else { throw FileError("stat", temporary ?? path) }
+            // A file system that refuses the mode keeps the one it gave, as before this was moved here.
+            if info.st_mode & 0o7777 != permissions, fchmod(descriptor, permissions) == 0 {
+                guard fstat(descriptor, &info) == 0 else { throw FileError("stat", temporary ?? path) }
+            }
+            if durability == .eachBatch, fsync(descriptor) != 0 { throw FileError("fsync", temporary ?? path) }
+            return FileStatus(info)
         }
 
         /// Gives the file its name (replacing what is there) and closes it. `bytes`, `permissions`
@@ -159,11 +155,9 @@ extension FileStore {
                     var stage = try StagedFile.create(in: directory, name: split(path).name, path: path, permissions: permissions)
                     do throws(FileError) {
                         if let code = writeAll(bytes, to: stage.descriptor) { throw FileError("write", stage.temporary ?? path, code: code) }
-                        if durability == .eachBatch, fsync(stage.descriptor) != 0 { throw FileError("fsync", stage.temporary ?? path) }
-                        var info = stat()
-                        guard fstat(stage.descriptor, &info) == 0 else { throw FileError("stat", stage.temporary ?? path) }
+                        let status = try stage.settle(permissions: permissions, durability: durability)
                         _ = try stage.publish(bytes, permissions: permissions, durability: durability)
-                        return FileStatus(info)
+                        return status
                     } catch {
                         stage.discard()
                         throw error

@@ -34,7 +34,7 @@ extension SiteWriter {
     /// they are more than a batch), making each chunk while the one before is written. Returns
     /// the files and bytes written.
     func write(_ pages: DetailPages, recordingIn manifest: inout [String: Entry]) throws(FileError) -> (files: Int, bytes: Int) {
-        let durability: FileStore.Durability = pages.count > Self.batchSize ? .byCaller : .eachBatch
+        let durability = Self.durability(writing: pages.count)
         var written = (files: 0, bytes: 0)
         var current = pages.make(0..<min(DetailPages.chunkSize, pages.count))
         var start = DetailPages.chunkSize

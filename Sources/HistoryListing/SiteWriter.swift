@@ -77,10 +77,14 @@ struct SiteWriter {
     /// More files than a batch are written without an fsync each and made durable by one
     /// `FileStore.syncFileSystem` at the end, before the caller records or links them.
     func write(_ files: [SitePlan.File], recordingIn manifest: inout [String: Entry]) throws(FileError) {
-        let durability: FileStore.Durability = files.count > Self.batchSize ? .byCaller : .eachBatch
+        let durability = Self.durability(writing: files.count)
         try write(files, durability: durability, recordingIn: &manifest)
         if durability == .byCaller { try FileStore.syncFileSystem(containing: root) }
     }
+
+    /// How `count` files are made durable: an fsync each within a batch, or past a batch one
+    /// `syncfs` after them all (the caller's).
+    static func durability(writing count: Int) -> FileStore.Durability { count > batchSize ? .byCaller : .eachBatch }
 
     /// Writes `files` in batches with `durability`, recording each in `manifest`; a `.byCaller`
     /// caller syncs the file system after.
